@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { DataSourceId, Timestamp } from './common';
+
+export const Dialect = z.enum(['POSTGRES'], { error: 'Allowed value: POSTGRES' });
+export type Dialect = z.infer<typeof Dialect>;
+
+export const SyncStatus = z.enum(['PENDING', 'SYNCING', 'SUCCEEDED', 'FAILED']);
+export const HealthStatus = z.enum(['HEALTHY', 'UNHEALTHY']);
+
+/** Input fields that are secrets: accepted, encrypted at rest, never returned. */
+export const SECRET_FIELDS = [
+  'password',
+  'sshPassword',
+  'sshPrivateKey',
+  'sshPrivateKeyPassphrase',
+  'snowflakePrivateKey',
+  'snowflakePrivateKeyPassphrase',
+  'bigQueryJsonKey',
+] as const;
+export type SecretField = (typeof SECRET_FIELDS)[number];
+export const SecretFieldName = z.enum(SECRET_FIELDS);
+
+/** Secrets that PATCH can clear with an `unset*` flag, and the flag for each. */
+export const UNSET_FLAGS = {
+  unsetPassword: 'password',
+  unsetSshPassword: 'sshPassword',
+  unsetSshPrivateKey: 'sshPrivateKey',
+  unsetSshPrivateKeyPassphrase: 'sshPrivateKeyPassphrase',
+} as const satisfies Record<string, SecretField>;
+
+export const DataSource = z.object({
+  id: DataSourceId,
+  displayName: z.string(),
+  description: z.string().nullable(),
+  dialect: Dialect,
+  databaseName: z.string().nullable(),
+  username: z.string().nullable(),
+  host: z.string().nullable(),
+  port: z.number().int().nullable(),
+  sslEnabled: z.boolean(),
+  sslCustomCertificatesEnabled: z.boolean(),
+  sshEnabled: z.boolean(),
+  sshHost: z.string().nullable(),
+  sshPort: z.number().int().nullable(),
+  sshUsername: z.string().nullable(),
+  bigQueryProjectId: z.string().nullable(),
+  spannerInstanceId: z.string().nullable(),
+  snowflakeAccountId: z.string().nullable(),
+  snowflakeWarehouse: z.string().nullable(),
+  snowflakeRole: z.string().nullable(),
+  lastSuccessfulSyncAt: Timestamp.nullable(),
+  lastSyncStatus: SyncStatus,
+  lastSyncAttemptAt: Timestamp.nullable(),
+  hasCompletedFirstSync: z.boolean(),
+  syncErrorMessage: z.string().nullable(),
+  lastHealthyAt: Timestamp.nullable(),
+  lastHealthStatus: HealthStatus.nullable(),
+  lastHealthCheckAttemptAt: Timestamp.nullable(),
+  isDemo: z.boolean(),
+  isServiceWarehouse: z.boolean(),
+  /** Addition: which secrets are stored (names only, never values), for edit forms. */
+  storedSecrets: z.array(SecretFieldName),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type DataSource = z.infer<typeof DataSource>;
+
+const text = (max: number) => z.string().max(max, `Must be at most ${max} characters`);
+const Port = z
+  .number({ error: 'Must be an integer from 0 to 65535' })
+  .int('Must be an integer from 0 to 65535')
+  .min(0, 'Must be an integer from 0 to 65535')
+  .max(65535, 'Must be an integer from 0 to 65535');
+
+/** Connection fields shared by verify, create and update. */
+const connectionShape = {
+  snowflakeAccountId: text(255).optional(),
+  snowflakeWarehouse: text(255).optional(),
+  snowflakeRole: text(255).optional(),
+  databaseName: text(255).nullable().optional(),
+  username: text(255).optional(),
+  host: text(253).optional(),
+  port: Port.optional(),
+  bigQueryProjectId: text(255).optional(),
+  spannerInstanceId: text(255).optional(),
+  sshHost: text(253).optional(),
+  sshPort: Port.optional(),
+  sshUsername: text(255).optional(),
+};
+
+const verifyShape = {
+  dialect: Dialect,
+  ...connectionShape,
+  snowflakePrivateKey: text(16_384).optional(),
+  snowflakePrivateKeyPassphrase: text(1024).optional(),
+  password: text(1024).optional(),
+  bigQueryJsonKey: text(32_768).optional(),
+  sslEnabled: z.boolean().optional(),
+  sshEnabled: z.boolean().optional(),
+  sshPassword: text(1024).optional(),
+  sshPrivateKey: text(16_384).optional(),
+  sshPrivateKeyPassphrase: text(1024).optional(),
+};
+
+type ConnectionInput = {
+  dialect?: Dialect;
+  host?: string | undefined;
+  username?: string | undefined;
+  sshEnabled?: boolean | undefined;
+  sshHost?: string | undefined;
+  sshUsername?: string | undefined;
+  sshPassword?: string | null | undefined;
+  sshPrivateKey?: string | null | undefined;
+};
+
+const REQUIRED = 'Required';
+
+/** What a POSTGRES connection needs before anything can connect. */
+function requireConnectionFields(value: ConnectionInput, ctx: z.RefinementCtx) {
+  if (value.dialect === 'POSTGRES') {
+    if (!value.host?.trim()) ctx.addIssue({ code: 'custom', path: ['host'], message: REQUIRED });
+    if (!value.username?.trim())
+      ctx.addIssue({ code: 'custom', path: ['username'], message: REQUIRED });
+  }
+  if (value.sshEnabled) {
+    if (!value.sshHost?.trim())
+      ctx.addIssue({ code: 'custom', path: ['sshHost'], message: REQUIRED });
+    if (!value.sshUsername?.trim())
+      ctx.addIssue({ code: 'custom', path: ['sshUsername'], message: REQUIRED });
+    if (!value.sshPassword && !value.sshPrivateKey)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sshPassword'],
+        message: 'An SSH password or private key is required',
+      });
+  }
+}
+
+export const VerifyDataSourceBody = z.strictObject(verifyShape).superRefine(requireConnectionFields);
+export type VerifyDataSourceBody = z.infer<typeof VerifyDataSourceBody>;
+
+export const VerifyResult = z.object({ success: z.literal(true) });
+export type VerifyResult = z.infer<typeof VerifyResult>;
+
+export const CreateDataSourceBody = z
+  .strictObject({
+    ...verifyShape,
+    displayName: z
+      .string()
+      .trim()
+      .min(1, 'Must be at least 1 character')
+      .max(200, 'Must be at most 200 characters'),
+    description: text(2000).optional(),
+  })
+  .superRefine(requireConnectionFields);
+export type CreateDataSourceBody = z.infer<typeof CreateDataSourceBody>;
+
+const nullableSecret = (max: number) => text(max).nullable().optional();
+const unsetFlag = z.boolean().nullable().optional();
+
+export const UpdateDataSourceBody = z
+  .strictObject({
+    ...connectionShape,
+    /** Addition: rename and describe without recreating. */
+    displayName: z
+      .string()
+      .trim()
+      .min(1, 'Must be at least 1 character')
+      .max(200, 'Must be at most 200 characters')
+      .optional(),
+    description: text(2000).nullable().optional(),
+    snowflakePrivateKey: text(16_384).optional(),
+    snowflakePrivateKeyPassphrase: text(1024).optional(),
+    sslEnabled: z.boolean().optional(),
+    sshEnabled: z.boolean().optional(),
+    sshPassword: nullableSecret(1024),
+    sshPrivateKey: nullableSecret(16_384),
+    sshPrivateKeyPassphrase: nullableSecret(1024),
+    password: nullableSecret(1024),
+    bigQueryJsonKey: nullableSecret(32_768),
+    unsetPassword: unsetFlag,
+    unsetSshPassword: unsetFlag,
+    unsetSshPrivateKey: unsetFlag,
+    unsetSshPrivateKeyPassphrase: unsetFlag,
+  })
+  .superRefine((value, ctx) => {
+    for (const [flag, field] of Object.entries(UNSET_FLAGS)) {
+      const v = value as Record<string, unknown>;
+      if (v[flag] === true && typeof v[field] === 'string') {
+        ctx.addIssue({
+          code: 'custom',
+          path: [flag],
+          message: `Cannot be combined with a new ${field}`,
+        });
+      }
+    }
+  });
+export type UpdateDataSourceBody = z.infer<typeof UpdateDataSourceBody>;
+
+export const DataSourceParams = z.strictObject({ orgId: z.string(), id: z.string() });

@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { dataOf, ErrorTitle, PageQuery, pageOf } from './common';
+import {
+  CreateDataSourceBody,
+  DataSource,
+  DataSourceParams,
+  UpdateDataSourceBody,
+  VerifyDataSourceBody,
+  VerifyResult,
+} from './data-source';
+import { AddMemberBody, Member, MemberParams } from './member';
+import {
+  CreateOrganizationBody,
+  ListOrganizationsQuery,
+  Organization,
+  OrganizationQuery,
+  OrgParams,
+} from './organization';
+import { SsoBrowserQuery, SsoExchangeBody, SsoSession } from './sso';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** OpenAPI-style path, `{param}` placeholders. */
+  path: string;
+  summary: string;
+  tag: 'Organizations' | 'Members' | 'Data sources' | 'SSO' | 'Service';
+  /** `bearer`: API key or embed session; `none`: open. */
+  auth: 'bearer' | 'none';
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Success status and body. An HTML or redirect route has no JSON response schema. */
+  status: number;
+  response?: z.ZodType;
+  contentType?: 'application/json' | 'text/html';
+  /** Error titles this route can answer with (besides InternalError). */
+  errors: ErrorTitle[];
+}
+
+const AUTHED: ErrorTitle[] = ['Unauthorized', 'NotFound', 'TooManyRequests', 'ServiceUnavailable'];
+const WITH_BODY: ErrorTitle[] = ['ValidationError', 'PayloadTooLarge', 'UnsupportedMediaType'];
+const AnyJson = z.record(z.string(), z.unknown());
+const Health = z.object({ status: z.enum(['ok', 'unavailable']), store: z.enum(['ok', 'unavailable']) });
+
+/** Every route the bridge serves. The OpenAPI document and the typed client derive from it. */
+export const routes = {
+  listOrganizations: {
+    method: 'get',
+    path: '/api/public/organizations',
+    summary: 'List the organizations the caller belongs to',
+    tag: 'Organizations',
+    auth: 'bearer',
+    query: ListOrganizationsQuery,
+    status: 200,
+    response: pageOf(Organization),
+    errors: [...AUTHED, 'ValidationError'],
+  },
+  createOrganization: {
+    method: 'post',
+    path: '/api/public/organizations',
+    summary: 'Create an organization; the caller becomes its ADMIN',
+    tag: 'Organizations',
+    auth: 'bearer',
+    query: OrganizationQuery,
+    body: CreateOrganizationBody,
+    status: 201,
+    response: dataOf(Organization),
+    errors: [...AUTHED, ...WITH_BODY, 'Conflict', 'Forbidden'],
+  },
+  getOrganization: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}',
+    summary: 'Get one organization',
+    tag: 'Organizations',
+    auth: 'bearer',
+    params: OrgParams,
+    query: OrganizationQuery,
+    status: 200,
+    response: dataOf(Organization),
+    errors: [...AUTHED, 'ValidationError'],
+  },
+  listMembers: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/members',
+    summary: 'List the members of an organization',
+    tag: 'Members',
+    auth: 'bearer',
+    params: OrgParams,
+    query: PageQuery,
+    status: 200,
+    response: pageOf(Member),
+    errors: [...AUTHED, 'ValidationError'],
+  },
+  addMember: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/members',
+    summary: 'Add a member by email (ADMIN); creates the user when new',
+    tag: 'Members',
+    auth: 'bearer',
+    params: OrgParams,
+    body: AddMemberBody,
+    status: 201,
+    response: dataOf(Member),
+    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+  },
+  getMember: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/members/{id}',
+    summary: 'Get one member',
+    tag: 'Members',
+    auth: 'bearer',
+    params: MemberParams,
+    status: 200,
+    response: dataOf(Member),
+    errors: AUTHED,
+  },
+  listDataSources: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/data-sources',
+    summary: 'List the data sources of an organization',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: OrgParams,
+    query: PageQuery,
+    status: 200,
+    response: pageOf(DataSource),
+    errors: [...AUTHED, 'ValidationError'],
+  },
+  createDataSource: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/data-sources',
+    summary: 'Create a data source (ADMIN); does not connect',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: OrgParams,
+    body: CreateDataSourceBody,
+    status: 201,
+    response: dataOf(DataSource),
+    errors: [...AUTHED, ...WITH_BODY, 'Forbidden'],
+  },
+  verifyDataSource: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/data-sources/verify',
+    summary: 'Check that connection details can connect (ADMIN); changes nothing',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: OrgParams,
+    body: VerifyDataSourceBody,
+    status: 200,
+    response: dataOf(VerifyResult),
+    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'VerificationFailed'],
+  },
+  getDataSource: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}',
+    summary: 'Get one data source',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    status: 200,
+    response: dataOf(DataSource),
+    errors: AUTHED,
+  },
+  updateDataSource: {
+    method: 'patch',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}',
+    summary: 'Update a data source (ADMIN); omitted fields are unchanged',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    body: UpdateDataSourceBody,
+    status: 200,
+    response: dataOf(DataSource),
+    errors: [...AUTHED, ...WITH_BODY, 'Forbidden'],
+  },
+  deleteDataSource: {
+    method: 'delete',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}',
+    summary: 'Delete a data source (ADMIN); returns the deleted record',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    status: 200,
+    response: dataOf(DataSource),
+    errors: [...AUTHED, 'Forbidden'],
+  },
+  ssoExchange: {
+    method: 'post',
+    path: '/api/sso/jwt',
+    summary: 'Exchange a host-signed JWT for an embed session token',
+    tag: 'SSO',
+    auth: 'none',
+    body: SsoExchangeBody,
+    status: 200,
+    response: dataOf(SsoSession),
+    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable', ...WITH_BODY],
+  },
+  ssoBrowser: {
+    method: 'get',
+    path: '/api/sso/jwt',
+    summary: 'Full-embed sign-in: sets the session cookie and redirects to the embed page',
+    tag: 'SSO',
+    auth: 'none',
+    query: SsoBrowserQuery,
+    status: 302,
+    contentType: 'text/html',
+    errors: ['ValidationError', 'Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+  },
+  openApi: {
+    method: 'get',
+    path: '/api/public/openapi.json',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'Service',
+    auth: 'none',
+    status: 200,
+    response: AnyJson,
+    errors: [],
+  },
+  docs: {
+    method: 'get',
+    path: '/docs',
+    summary: 'Readable API reference (works offline)',
+    tag: 'Service',
+    auth: 'none',
+    status: 200,
+    contentType: 'text/html',
+    errors: [],
+  },
+  health: {
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness and store health',
+    tag: 'Service',
+    auth: 'none',
+    status: 200,
+    response: Health,
+    errors: ['ServiceUnavailable'],
+  },
+} as const satisfies Record<string, RouteDef>;
+
+export type Routes = typeof routes;
+export type RouteId = keyof Routes;
+
+/** `/a/{b}` → `/a/:b` for Express. */
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

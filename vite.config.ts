@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+// Vitest projects: node-side tests (server, contract, client, node SDK, cross-package)
+// and browser-like component tests in jsdom.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: [
+            'packages/contract/test/**/*.test.ts',
+            'packages/client/test/**/*.test.ts',
+            'packages/node/test/**/*.test.ts',
+            'server/test/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'react',
+          environment: 'jsdom',
+          include: ['packages/react/src/**/*.test.tsx', 'packages/react/test/**/*.test.tsx'],
+        },
+      },
+    ],
+  },
+});
