@@ -136,7 +136,9 @@ function requireConnectionFields(value: ConnectionInput, ctx: z.RefinementCtx) {
   }
 }
 
-export const VerifyDataSourceBody = z.strictObject(verifyShape).superRefine(requireConnectionFields);
+export const VerifyDataSourceBody = z
+  .strictObject(verifyShape)
+  .superRefine(requireConnectionFields);
 export type VerifyDataSourceBody = z.infer<typeof VerifyDataSourceBody>;
 
 export const VerifyResult = z.object({ success: z.literal(true) });

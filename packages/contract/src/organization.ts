@@ -32,7 +32,11 @@ export const Slug = z
 export const OriginPattern = z.string().min(1).max(300);
 
 export const CreateOrganizationBody = z.strictObject({
-  name: z.string().trim().min(1, 'Must be at least 1 character').max(200, 'Must be at most 200 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Must be at least 1 character')
+    .max(200, 'Must be at most 200 characters'),
   customAiContext: z.string().max(10_000, 'Must be at most 10000 characters').optional(),
   skipOnboarding: z.boolean().optional(),
   fullEmbedEnabled: z.boolean().optional(),

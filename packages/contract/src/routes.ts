@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, ErrorTitle, PageQuery, pageOf } from './common';
+import { dataOf, type ErrorTitle, PageQuery, pageOf } from './common';
 import {
   CreateDataSourceBody,
   DataSource,
@@ -42,7 +42,10 @@ export interface RouteDef {
 const AUTHED: ErrorTitle[] = ['Unauthorized', 'NotFound', 'TooManyRequests', 'ServiceUnavailable'];
 const WITH_BODY: ErrorTitle[] = ['ValidationError', 'PayloadTooLarge', 'UnsupportedMediaType'];
 const AnyJson = z.record(z.string(), z.unknown());
-const Health = z.object({ status: z.enum(['ok', 'unavailable']), store: z.enum(['ok', 'unavailable']) });
+const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  store: z.enum(['ok', 'unavailable']),
+});
 
 /** Every route the bridge serves. The OpenAPI document and the typed client derive from it. */
 export const routes = {
@@ -206,7 +209,13 @@ export const routes = {
     query: SsoBrowserQuery,
     status: 302,
     contentType: 'text/html',
-    errors: ['ValidationError', 'Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'ValidationError',
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+    ],
   },
   openApi: {
     method: 'get',

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, {
+  error: 'must be 32 bytes, base64-encoded',
+});
+
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(0, 65535).default(4000),
+  HOST: z.string().min(1).optional(),
+  BRIDGE_DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BRIDGE_SECRET_KEY: base64Key.optional(),
+  BRIDGE_SECRET_KEY_PREVIOUS: base64Key.optional(),
+  BRIDGE_SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  BRIDGE_VERIFY_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  BRIDGE_ALLOW_PRIVATE_NETWORKS: bool.optional(),
+  BRIDGE_SERVICE_IP: z.string().min(1).optional(),
+  BRIDGE_BODY_LIMIT_BYTES: int(1024, 10_000_000).default(100_000),
+  BRIDGE_DEMO: bool.optional(),
+  BRIDGE_TRUST_PROXY: z.string().min(1).optional(),
+  BRIDGE_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(600),
+  BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(30),
+  BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(300),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, { error: 'must be a redis:// URL' })
+    .optional(),
+});
+
+export type Config = Readonly<{
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  secretKey: string | undefined;
+  secretKeyPrevious: string | undefined;
+  sessionSecret: string | undefined;
+  verifyTimeoutMs: number;
+  allowPrivateNetworks: boolean;
+  serviceIp: string | undefined;
+  bodyLimitBytes: number;
+  demo: boolean;
+  trustProxy: string | undefined;
+  rateLimitPerMinute: number;
+  verifyRateLimitPerMinute: number;
+  ssoRateLimitPerMinute: number;
+  redisUrl: string | undefined;
+}>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The only reader of process.env: parses once, names the bad variable, returns a frozen config. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = Env.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  return Object.freeze({
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    dataDir: path.resolve(e.BRIDGE_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    secretKey: e.BRIDGE_SECRET_KEY,
+    secretKeyPrevious: e.BRIDGE_SECRET_KEY_PREVIOUS,
+    sessionSecret: e.BRIDGE_SESSION_SECRET,
+    verifyTimeoutMs: e.BRIDGE_VERIFY_TIMEOUT_MS,
+    allowPrivateNetworks: e.BRIDGE_ALLOW_PRIVATE_NETWORKS ?? !production,
+    serviceIp: e.BRIDGE_SERVICE_IP,
+    bodyLimitBytes: e.BRIDGE_BODY_LIMIT_BYTES,
+    demo: e.BRIDGE_DEMO ?? !production,
+    trustProxy: e.BRIDGE_TRUST_PROXY,
+    rateLimitPerMinute: e.BRIDGE_RATE_LIMIT_PER_MINUTE,
+    verifyRateLimitPerMinute: e.BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE,
+    ssoRateLimitPerMinute: e.BRIDGE_SSO_RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL,
+  });
+}

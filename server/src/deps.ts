@@ -1,0 +1,19 @@
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { SecretBox } from './domain/secret-box';
+import type { createSessionTokens } from './sso/session-token';
+import type { Store } from './store/db';
+
+/** Everything a request handler may use; built once in main.ts (or by a test). */
+export interface Deps {
+  config: Config;
+  store: Store;
+  log: Logger;
+  secretBox: SecretBox;
+  sessions: ReturnType<typeof createSessionTokens>;
+  now: () => Date;
+}
+
+export type Principal =
+  | { kind: 'apiKey'; userId: string; keyId: string }
+  | { kind: 'session'; userId: string; orgId: string; memberId: string; role: 'ADMIN' | 'MEMBER' };

@@ -1,0 +1,41 @@
+import type { AddMemberBody, Role } from '@bridgekit/contract';
+import type { Deps } from '../deps';
+import { ApiError } from '../http/api-error';
+import { isUniqueViolation } from '../store/db';
+import { findMemberByUser, insertMember, type MemberWithUser } from '../store/members';
+import { ensureUser } from '../store/users';
+import { newId } from './ids';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Adds a member by email, creating the user when new; 409 when already a member. */
+export async function addMember(
+  deps: Deps,
+  orgId: string,
+  body: AddMemberBody,
+): Promise<MemberWithUser> {
+  const at = deps.now().toISOString();
+  const { user } = await ensureUser(deps.store.db, {
+    id: newId('usr'),
+    email: normalizeEmail(body.email),
+    createdAt: at,
+  });
+  try {
+    await insertMember(deps.store.db, {
+      id: newId('mem'),
+      organizationId: orgId,
+      userId: user.id,
+      role: body.role satisfies Role,
+      groups: null,
+      createdAt: at,
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    throw new ApiError('Conflict', 'That user is already a member of this organization', {
+      fieldErrors: { email: 'Already a member' },
+    });
+  }
+  const member = await findMemberByUser(deps.store.db, orgId, user.id);
+  if (!member) throw new Error('member vanished after insert');
+  return member;
+}

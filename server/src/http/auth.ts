@@ -1,0 +1,39 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Deps, Principal } from '../deps';
+import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
+import { findApiKeyByHash, touchApiKey } from '../store/api-keys';
+import { ApiError } from './api-error';
+
+// One answer for every failure, so a caller learns nothing about which keys exist.
+const unauthorized = () =>
+  new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials');
+const BEARER = /^Bearer ([\x21-\x7e]{1,4096})$/;
+// lastUsedAt is written at most this often per key, so reads stay reads.
+const TOUCH_EVERY_MS = 60_000;
+
+/** Resolves the `Authorization: Bearer` value to an API key's user or an embed session. */
+export async function authenticate(deps: Deps, header: string | undefined): Promise<Principal> {
+  const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
+  if (!token) throw unauthorized();
+  if (looksLikeApiKey(token)) {
+    const key = await findApiKeyByHash(deps.store.db, hashApiKey(token));
+    const now = deps.now();
+    if (!key || key.revokedAt !== null) throw unauthorized();
+    if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime()) throw unauthorized();
+    if (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
+      await touchApiKey(deps.store.db, key.id, now.toISOString());
+    }
+    return { kind: 'apiKey', userId: key.userId, keyId: key.id };
+  }
+  const session = await deps.sessions.verify(token);
+  if (!session) throw unauthorized();
+  return { kind: 'session', ...session };
+}
+
+/** Middleware for every `/api/public/*` route that needs a key or session. */
+export function bearerAuth(deps: Deps) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    req.principal = await authenticate(deps, req.get('authorization'));
+    next();
+  };
+}

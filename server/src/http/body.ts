@@ -1,0 +1,24 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { ApiError } from './api-error';
+
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/** Requests that carry a body must say `Content-Type: application/json`; the body is size-limited. */
+export function jsonBody({ limitBytes }: { limitBytes: number }) {
+  if (!Number.isInteger(limitBytes) || limitBytes <= 0)
+    throw new Error('limitBytes must be a positive integer');
+  const parse = express.json({ limit: limitBytes, strict: true, type: () => true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
+    const type = req.get('content-type');
+    if (!type || !JSON_TYPE.test(type.trim())) {
+      return next(
+        new ApiError(
+          'UnsupportedMediaType',
+          'Send the body as JSON with Content-Type: application/json',
+        ),
+      );
+    }
+    parse(req, res, next);
+  };
+}

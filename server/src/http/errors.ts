@@ -1,0 +1,47 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from './api-error';
+
+/** JSON 404 for every unknown route. */
+export function notFoundRoute(req: Request, _res: Response, next: NextFunction) {
+  next(new ApiError('NotFound', `No route for ${req.method} ${req.path}`));
+}
+
+/** Body-parser failures by their stable `type`. */
+function fromBodyParser(err: { type?: string; status?: number }): ApiError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new ApiError('ValidationError', 'Malformed JSON body');
+    case 'entity.too.large':
+      return new ApiError('PayloadTooLarge', 'Request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('UnsupportedMediaType', 'Send the body as UTF-8 JSON');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ApiError('ValidationError', 'Request body could not be read');
+    default:
+      return undefined;
+  }
+}
+
+/** Turns anything thrown into the error envelope; internals are logged with the request id, never sent. */
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
+  let apiError = err instanceof ApiError ? err : fromBodyParser(err as { type?: string });
+  if (!apiError) {
+    (req.log ?? console).error({ err }, 'unhandled error');
+    apiError = new ApiError(
+      'InternalError',
+      'Something went wrong; quote the request id when reporting it',
+    );
+  } else if (apiError.cause) {
+    req.log?.warn({ err: apiError.cause, title: apiError.title }, apiError.message);
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+  if (apiError.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  res.status(apiError.status).json(apiError.toBody());
+}

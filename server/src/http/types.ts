@@ -1,0 +1,13 @@
+import type { Logger } from 'pino';
+import type { Principal } from '../deps';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request id, also sent as `X-Request-Id`. */
+    id: string;
+    /** A logger bound to the request id. */
+    log: Logger;
+    /** Set by the auth middleware on authenticated routes. */
+    principal?: Principal;
+  }
+}

@@ -1,0 +1,36 @@
+import { routes } from '@bridgekit/contract';
+import type { RequestHandler, Router } from 'express';
+import type { Deps } from '../deps';
+import { orgAccess, requireAdmin } from '../domain/access';
+import { addMember } from '../domain/members';
+import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
+import { toMember } from '../domain/serialize';
+import { notFound } from '../http/api-error';
+import { mountJson } from '../http/route';
+import { findMember, listMembers } from '../store/members';
+
+export function memberRoutes(
+  router: Router,
+  deps: Deps,
+  mw: { auth: RequestHandler; body: RequestHandler },
+) {
+  mountJson(router, routes.listMembers, mw, async ({ principal, params, query }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const rows = await listMembers(deps.store.db, org.id, { cursor: query.cursor, limit });
+    return toPage(rows, limit, toMember);
+  });
+
+  mountJson(router, routes.addMember, mw, async ({ principal, params, body }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    return { data: toMember(await addMember(deps, org.id, body)) };
+  });
+
+  mountJson(router, routes.getMember, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    const member = await findMember(deps.store.db, org.id, params.id);
+    if (!member) throw notFound('Member');
+    return { data: toMember(member) };
+  });
+}

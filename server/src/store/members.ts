@@ -1,0 +1,74 @@
+import type { Db } from './db';
+import type { MembersTable } from './schema';
+
+export type MemberRow = MembersTable;
+
+export interface MemberWithUser {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: string;
+  userEmail: string;
+  userFullName: string | null;
+  userFirstName: string | null;
+  userTitle: string | null;
+  userAvatarUrl: string | null;
+  userIsEmailVerified: number;
+  userCreatedAt: string;
+}
+
+const withUser = (db: Db) =>
+  db
+    .selectFrom('members as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select([
+      'm.id',
+      'm.organizationId',
+      'm.userId',
+      'm.role',
+      'm.createdAt',
+      'u.email as userEmail',
+      'u.fullName as userFullName',
+      'u.firstName as userFirstName',
+      'u.title as userTitle',
+      'u.avatarUrl as userAvatarUrl',
+      'u.isEmailVerified as userIsEmailVerified',
+      'u.createdAt as userCreatedAt',
+    ]);
+
+export const insertMember = (db: Db, member: MemberRow) =>
+  db.insertInto('members').values(member).execute();
+
+export const findMember = (
+  db: Db,
+  orgId: string,
+  memberId: string,
+): Promise<MemberWithUser | undefined> =>
+  withUser(db)
+    .where('m.organizationId', '=', orgId)
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+
+export const findMemberByUser = (
+  db: Db,
+  orgId: string,
+  userId: string,
+): Promise<MemberWithUser | undefined> =>
+  withUser(db)
+    .where('m.organizationId', '=', orgId)
+    .where('m.userId', '=', userId)
+    .executeTakeFirst();
+
+export function listMembers(
+  db: Db,
+  orgId: string,
+  page: { cursor?: string | undefined; limit: number },
+): Promise<MemberWithUser[]> {
+  let q = withUser(db).where('m.organizationId', '=', orgId);
+  if (page.cursor) q = q.where('m.id', '>', page.cursor);
+  return q
+    .orderBy('m.id')
+    .limit(page.limit + 1)
+    .execute();
+}

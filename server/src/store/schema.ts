@@ -1,0 +1,110 @@
+import type { Generated } from 'kysely';
+
+// Column names are snake_case in SQL; Kysely's CamelCasePlugin maps them.
+// Booleans are stored as 0/1 integers and timestamps as ISO 8601 strings on both engines.
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  fullName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  title: string | null;
+  avatarUrl: string | null;
+  isEmailVerified: number;
+  createdAt: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  userId: string;
+  name: string | null;
+  keyHash: string;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  customAiContext: string | null;
+  onboardingStatus: string;
+  fullEmbedEnabled: number;
+  embedAllowedOrigins: string;
+  jwtSecretSealed: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MembersTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  groups: string | null;
+  createdAt: string;
+}
+
+export interface DataSourcesTable {
+  id: string;
+  organizationId: string;
+  displayName: string;
+  description: string | null;
+  dialect: string;
+  databaseName: string | null;
+  username: string | null;
+  host: string | null;
+  port: number | null;
+  sslEnabled: number;
+  sslCustomCertificatesEnabled: number;
+  sshEnabled: number;
+  sshHost: string | null;
+  sshPort: number | null;
+  sshUsername: string | null;
+  bigQueryProjectId: string | null;
+  spannerInstanceId: string | null;
+  snowflakeAccountId: string | null;
+  snowflakeWarehouse: string | null;
+  snowflakeRole: string | null;
+  lastSuccessfulSyncAt: string | null;
+  lastSyncStatus: string;
+  lastSyncAttemptAt: string | null;
+  hasCompletedFirstSync: number;
+  syncErrorMessage: string | null;
+  lastHealthyAt: string | null;
+  lastHealthStatus: string | null;
+  lastHealthCheckAttemptAt: string | null;
+  isDemo: number;
+  isServiceWarehouse: number;
+  /** Sealed secrets (see domain/secret-box.ts), one column per secret field. */
+  passwordSealed: string | null;
+  sshPasswordSealed: string | null;
+  sshPrivateKeySealed: string | null;
+  sshPrivateKeyPassphraseSealed: string | null;
+  snowflakePrivateKeySealed: string | null;
+  snowflakePrivateKeyPassphraseSealed: string | null;
+  bigQueryJsonKeySealed: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SsoJtiTable {
+  organizationId: string;
+  jti: string;
+  expiresAt: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  apiKeys: ApiKeysTable;
+  organizations: OrganizationsTable;
+  members: MembersTable;
+  dataSources: DataSourcesTable;
+  ssoJti: SsoJtiTable;
+}
+
+export type Unused = Generated<never>;

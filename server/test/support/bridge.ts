@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { createApp } from '../../src/app';
+import { bootstrap } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config';
+import type { Deps } from '../../src/deps';
+import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
+import { createLogger } from '../../src/log';
+
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+/** The machine's shared PostgreSQL (trust auth); each bridge gets its own fresh database. */
+export const PG_ADMIN_URL =
+  process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bk_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON and check it with the contract.
+  body: any;
+  text: string;
+}
+
+export interface TestBridge {
+  engine: Engine;
+  url: string;
+  deps: Deps;
+  /** Every log line the bridge wrote, as raw JSON text. */
+  logs: string[];
+  dataDir: string;
+  databaseUrl: string | undefined;
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
+  /** A new user with a fresh API key. */
+  newUser(email?: string): Promise<{ key: string; userId: string; email: string }>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Starts a real bridge (createApp + a real store) on a free loopback port. */
+export async function startBridge(
+  engine: Engine,
+  env: Record<string, string> = {},
+): Promise<TestBridge> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-test-'));
+  const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    BRIDGE_DATA_DIR: dataDir,
+    DATABASE_URL: database?.url,
+    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const deps = await bootstrap(config, createLogger(config.logLevel, sink));
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  return {
+    engine,
+    url,
+    deps,
+    logs,
+    dataDir,
+    databaseUrl: database?.url,
+    async request(method, p, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${url}${p}`, { method, headers, body, redirect: 'manual' });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, headers: res.headers, body: parsed, text };
+    },
+    async newUser(email) {
+      const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
+      const { key, userId } = await createApiKeyForEmail(
+        deps.store.db,
+        { email: address },
+        deps.now(),
+      );
+      return { key, userId, email: address };
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await deps.store.close();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
