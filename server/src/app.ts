@@ -3,11 +3,15 @@ import './http/types';
 import type { Deps } from './deps';
 import { bearerAuth } from './http/auth';
 import { jsonBody } from './http/body';
+import { cors } from './http/cors';
 import { errorHandler, notFoundRoute } from './http/errors';
 import { requestContext } from './http/request-context';
+import { dataSourceRoutes } from './routes/data-sources';
+import { embedRoutes } from './routes/embed';
 import { memberRoutes } from './routes/members';
 import { organizationRoutes } from './routes/organizations';
 import { serviceRoutes } from './routes/service';
+import { ssoRoutes } from './routes/sso';
 
 /** The bridge as an Express app that does not listen: main.ts and tests both use it. */
 export function createApp(deps: Deps): Express {
@@ -17,11 +21,15 @@ export function createApp(deps: Deps): Express {
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestContext({ log: deps.log }));
+  app.use(cors(deps));
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
   const router = express.Router();
   serviceRoutes(router, deps);
   organizationRoutes(router, deps, mw);
   memberRoutes(router, deps, mw);
+  dataSourceRoutes(router, deps, mw);
+  ssoRoutes(router, deps, mw);
+  embedRoutes(router, deps);
   app.use(router);
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
-import type { createSessionTokens } from './sso/session-token';
+import type { ReplayGuard } from './sso/replay';
+import type { SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
 
 /** Everything a request handler may use; built once in main.ts (or by a test). */
@@ -10,7 +11,9 @@ export interface Deps {
   store: Store;
   log: Logger;
   secretBox: SecretBox;
-  sessions: ReturnType<typeof createSessionTokens>;
+  sessions: SessionTokens;
+  /** Single use of SSO `jti`s across instances. */
+  replay: ReplayGuard;
   now: () => Date;
 }
 

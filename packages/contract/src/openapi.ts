@@ -98,7 +98,9 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
-    tags: ['Organizations', 'Members', 'Data sources', 'SSO', 'Service'].map((name) => ({ name })),
+    tags: ['Organizations', 'Members', 'Data sources', 'SSO', 'Embed', 'Service'].map((name) => ({
+      name,
+    })),
     paths,
     components: {
       securitySchemes: {

@@ -16,7 +16,7 @@ import {
   OrganizationQuery,
   OrgParams,
 } from './organization';
-import { SsoBrowserQuery, SsoExchangeBody, SsoSession } from './sso';
+import { EmbedSession, SsoBrowserQuery, SsoExchangeBody, SsoSession } from './sso';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -25,7 +25,7 @@ export interface RouteDef {
   /** OpenAPI-style path, `{param}` placeholders. */
   path: string;
   summary: string;
-  tag: 'Organizations' | 'Members' | 'Data sources' | 'SSO' | 'Service';
+  tag: 'Organizations' | 'Members' | 'Data sources' | 'SSO' | 'Embed' | 'Service';
   /** `bearer`: API key or embed session; `none`: open. */
   auth: 'bearer' | 'none';
   params?: z.ZodType;
@@ -216,6 +216,29 @@ export const routes = {
       'TooManyRequests',
       'ServiceUnavailable',
     ],
+  },
+  embedPage: {
+    method: 'get',
+    path: '/embed/orgs/{slug}',
+    summary:
+      'Full-embed page of an organization (needs the session cookie set by GET /api/sso/jwt)',
+    tag: 'Embed',
+    auth: 'none',
+    params: z.strictObject({ slug: z.string() }),
+    status: 200,
+    contentType: 'text/html',
+    errors: ['Unauthorized', 'NotFound'],
+  },
+  embedSession: {
+    method: 'post',
+    path: '/embed/session',
+    summary:
+      'Same-origin only: trades the full-embed session cookie for a bearer session token (send X-Bridgekit-Embed: 1)',
+    tag: 'Embed',
+    auth: 'none',
+    status: 200,
+    response: dataOf(EmbedSession),
+    errors: ['Unauthorized', 'Forbidden'],
   },
   openApi: {
     method: 'get',

@@ -37,3 +37,12 @@ export const SsoSession = z.object({
   member: Member,
 });
 export type SsoSession = z.infer<typeof SsoSession>;
+
+/** What the full-embed page gets for its cookie: a bearer token for the public API. */
+export const EmbedSession = z.object({
+  sessionToken: z.string(),
+  expiresAt: Timestamp,
+  organizationId: z.string(),
+  memberId: z.string(),
+});
+export type EmbedSession = z.infer<typeof EmbedSession>;

@@ -7,7 +7,8 @@ import { ApiError } from './api-error';
 // One answer for every failure, so a caller learns nothing about which keys exist.
 const unauthorized = () =>
   new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials');
-const BEARER = /^Bearer ([\x21-\x7e]{1,4096})$/;
+// The scheme name is case-insensitive (RFC 7235 §2.1).
+const BEARER = /^Bearer ([\x21-\x7e]{1,4096})$/i;
 // lastUsedAt is written at most this often per key, so reads stay reads.
 const TOUCH_EVERY_MS = 60_000;
 

@@ -21,13 +21,15 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | und
     case 'stream.encoding.set':
       return new ApiError('ValidationError', 'Request body could not be read');
     default:
-      return undefined;
+      // Other client errors from Express itself (bad %-encoding in a path, corrupt gzip body).
+      return err.status === 400 ? new ApiError('ValidationError', 'Malformed request') : undefined;
   }
 }
 
 /** Turns anything thrown into the error envelope; internals are logged with the request id, never sent. */
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
-  let apiError = err instanceof ApiError ? err : fromBodyParser(err as { type?: string });
+  let apiError =
+    err instanceof ApiError ? err : fromBodyParser(err as { type?: string; status?: number });
   if (!apiError) {
     (req.log ?? console).error({ err }, 'unhandled error');
     apiError = new ApiError(

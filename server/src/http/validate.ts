@@ -29,7 +29,10 @@ export function parseInput<S extends z.ZodType>(
   value: unknown,
   where: keyof typeof WHAT,
 ): z.infer<S> {
-  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  // zod 4 omits `input` from issues unless asked; toFieldErrors needs it to tell "missing" apart.
+  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}), {
+    reportInput: true,
+  });
   if (result.success) return result.data;
   const fieldErrors = toFieldErrors(result.error.issues);
   const fields = Object.keys(fieldErrors);

@@ -1,0 +1,11 @@
+export type { SsoSession } from '@bridgekit/contract';
+export {
+  type CreateSsoTokenOptions,
+  createSsoToken,
+  type SsoUser,
+} from './create-sso-token';
+export {
+  BridgeSsoError,
+  type ExchangeSsoTokenOptions,
+  exchangeSsoToken,
+} from './exchange-sso-token';

@@ -1,0 +1,175 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BridgeSsoError, exchangeSsoToken } from '../src';
+
+const SESSION = {
+  sessionToken: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
+  expiresAt: '2026-03-01T12:15:00.000Z',
+  organization: {
+    id: 'org_0123456789ab',
+    name: 'Acme',
+    slug: 'acme',
+    customAiContext: null,
+    onboardingStatus: 'STARTED',
+    fullEmbedEnabled: false,
+    embedAllowedOrigins: ['https://app.acme.example'],
+    createdAt: '2026-03-01T11:00:00.000Z',
+    updatedAt: '2026-03-01T11:00:00.000Z',
+  },
+  member: {
+    id: 'mem_0123456789ab',
+    createdAt: '2026-03-01T11:30:00.000Z',
+    role: 'MEMBER',
+    userId: 'usr_0123456789ab',
+    organizationId: 'org_0123456789ab',
+    user: {
+      id: 'usr_0123456789ab',
+      fullName: 'Ada Lovelace',
+      firstName: 'Ada',
+      title: null,
+      avatarUrl: null,
+      email: 'ada@example.com',
+      isEmailVerified: false,
+      createdAt: '2026-03-01T11:30:00.000Z',
+    },
+  },
+};
+
+interface Seen {
+  method: string | undefined;
+  url: string | undefined;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+let server: Server | undefined;
+
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+});
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return JSON.parse(text);
+}
+
+async function serve(
+  status: number,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<{ baseUrl: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  server = createServer(async (req, res) => {
+    seen.push({
+      method: req.method,
+      url: req.url,
+      contentType: req.headers['content-type'],
+      body: await readBody(req),
+    });
+    res.writeHead(status, { ...headers, 'x-request-id': 'req_123' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}`, seen };
+}
+
+describe('exchangeSsoToken', () => {
+  it('posts the token as JSON and returns the session', async () => {
+    const { baseUrl, seen } = await serve(200, JSON.stringify({ data: SESSION }));
+    const session = await exchangeSsoToken({ baseUrl, jwt: 'the.jwt.token' });
+    expect(session).toEqual(SESSION);
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        url: '/api/sso/jwt',
+        contentType: 'application/json',
+        body: { jwt: 'the.jwt.token' },
+      },
+    ]);
+  });
+
+  it('keeps a path prefix and tolerates a trailing slash', async () => {
+    const { baseUrl, seen } = await serve(200, JSON.stringify({ data: SESSION }));
+    await exchangeSsoToken({ baseUrl: `${baseUrl}/bridge/`, jwt: 'x.y.z' });
+    expect(seen[0]?.url).toBe('/bridge/api/sso/jwt');
+  });
+
+  it('throws BridgeSsoError with the envelope and the request id', async () => {
+    const { baseUrl } = await serve(
+      401,
+      JSON.stringify({ error: { title: 'Unauthorized', detail: 'Invalid SSO token' } }),
+    );
+    const error = await exchangeSsoToken({ baseUrl, jwt: 'bad.jwt.token' }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(BridgeSsoError);
+    expect(error).toMatchObject({
+      name: 'BridgeSsoError',
+      status: 401,
+      title: 'Unauthorized',
+      detail: 'Invalid SSO token',
+      requestId: 'req_123',
+      fieldErrors: undefined,
+      message: 'Unauthorized: Invalid SSO token',
+    });
+  });
+
+  it('passes fieldErrors through', async () => {
+    const { baseUrl } = await serve(
+      400,
+      JSON.stringify({
+        error: {
+          title: 'ValidationError',
+          detail: 'Invalid body',
+          fieldErrors: { jwt: 'Required' },
+        },
+      }),
+    );
+    await expect(exchangeSsoToken({ baseUrl, jwt: '' })).rejects.toMatchObject({
+      status: 400,
+      title: 'ValidationError',
+      fieldErrors: { jwt: 'Required' },
+    });
+  });
+
+  it('reports an error answer without an envelope as UnexpectedResponse', async () => {
+    const { baseUrl } = await serve(502, '<html>Bad Gateway</html>', {
+      'content-type': 'text/html',
+    });
+    await expect(exchangeSsoToken({ baseUrl, jwt: 'x.y.z' })).rejects.toMatchObject({
+      status: 502,
+      title: 'UnexpectedResponse',
+      requestId: 'req_123',
+    });
+  });
+
+  it('reports a success body that is not a session as UnexpectedResponse', async () => {
+    const { baseUrl } = await serve(200, JSON.stringify({ data: { sessionToken: 'x' } }));
+    await expect(exchangeSsoToken({ baseUrl, jwt: 'x.y.z' })).rejects.toMatchObject({
+      status: 200,
+      title: 'UnexpectedResponse',
+    });
+  });
+
+  it('uses the fetch it is given', async () => {
+    const calls: string[] = [];
+    const fakeFetch: typeof fetch = async (input) => {
+      calls.push(String(input));
+      return new Response(JSON.stringify({ data: SESSION }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const session = await exchangeSsoToken({
+      baseUrl: 'https://bridge.example.com',
+      jwt: 'x.y.z',
+      fetch: fakeFetch,
+    });
+    expect(session.sessionToken).toBe(SESSION.sessionToken);
+    expect(calls).toEqual(['https://bridge.example.com/api/sso/jwt']);
+  });
+});

@@ -1,0 +1,89 @@
+import { routes, SsoBrowserQuery } from '@bridgekit/contract';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Deps } from '../deps';
+import { toMember, toOrganization } from '../domain/serialize';
+import { ApiError } from '../http/api-error';
+import { sessionCookie } from '../http/cookies';
+import { setCorsHeaders } from '../http/cors';
+import { mountJson } from '../http/route';
+import { parseInput } from '../http/validate';
+import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange';
+import { originAllowed } from '../sso/origins';
+import { renderMessagePage } from './embed-page';
+
+const originsOf = (org: { embedAllowedOrigins: string }) =>
+  JSON.parse(org.embedAllowedOrigins) as string[];
+
+/** The origin of the page framing a full-embed sign-in: `Origin`, else the origin of `Referer`. */
+function framingOrigin(req: Request): string | undefined {
+  const origin = req.get('origin');
+  if (origin && origin !== 'null') return origin;
+  const referer = req.get('referer');
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export function ssoRoutes(
+  router: Router,
+  deps: Deps,
+  mw: { body: RequestHandler; ssoLimit?: RequestHandler },
+) {
+  mountJson(
+    router,
+    routes.ssoExchange,
+    { body: mw.body, before: mw.ssoLimit ? [mw.ssoLimit] : [] },
+    async ({ req, res, body }) => {
+      const { org, claims } = await verifyHostToken(deps, body.jwt);
+      const origin = req.get('origin');
+      if (origin) {
+        if (!originAllowed(originsOf(org), origin)) {
+          throw new ApiError('Forbidden', 'Origin not allowed for this organization');
+        }
+        setCorsHeaders(res, origin);
+      }
+      const member = await provisionMember(deps, org, claims);
+      const session = await issueSession(deps, member);
+      return {
+        data: {
+          sessionToken: session.sessionToken,
+          expiresAt: session.expiresAt.toISOString(),
+          organization: toOrganization(org),
+          member: toMember(member),
+        },
+      };
+    },
+  );
+
+  const browserChain: RequestHandler[] = mw.ssoLimit ? [mw.ssoLimit] : [];
+  router.get(routes.ssoBrowser.path, ...browserChain, async (req: Request, res: Response) => {
+    const wantsHtml = req.accepts(['json', 'html']) === 'html';
+    try {
+      const query = parseInput(SsoBrowserQuery, req.query, 'query');
+      const { org, claims } = await verifyHostToken(deps, query.jwt);
+      if (!org.fullEmbedEnabled)
+        throw new ApiError('Forbidden', 'Full embed is not enabled for this organization');
+      const origin = framingOrigin(req);
+      if (!origin || !originAllowed(originsOf(org), origin)) {
+        throw new ApiError('Forbidden', 'This page may not be embedded here');
+      }
+      const member = await provisionMember(deps, org, claims);
+      const session = await issueSession(deps, member);
+      const maxAge = Math.max(
+        0,
+        Math.floor((session.expiresAt.getTime() - deps.now().getTime()) / 1000),
+      );
+      res.setHeader('Set-Cookie', sessionCookie(session.sessionToken, maxAge));
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(302, `/embed/orgs/${encodeURIComponent(org.slug)}`);
+    } catch (err) {
+      if (!(err instanceof ApiError) || !wantsHtml) throw err;
+      if (err.cause)
+        req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);
+      res.status(err.status).type('html').send(renderMessagePage(err.title, err.message));
+    }
+  });
+}

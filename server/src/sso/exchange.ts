@@ -1,0 +1,97 @@
+import type { SsoClaims } from '@bridgekit/contract';
+import type { Deps } from '../deps';
+import { newId } from '../domain/ids';
+import { normalizeEmail } from '../domain/members';
+import { ApiError } from '../http/api-error';
+import { findMemberByUser, type MemberWithUser } from '../store/members';
+import { findOrganizationById, type OrganizationRow } from '../store/organizations';
+import { ensureUser } from '../store/users';
+import { verifySsoToken } from './token';
+
+export interface Exchanged {
+  org: OrganizationRow;
+  member: MemberWithUser;
+  sessionToken: string;
+  expiresAt: Date;
+}
+
+// One detail for every failure; the precise reason goes to the log only.
+export const invalidSsoToken = (reason: string) =>
+  new ApiError('Unauthorized', 'Invalid or expired SSO token', {
+    cause: new Error(`sso: ${reason}`),
+  });
+
+/** Verifies a host-signed token and returns the organization it names. */
+export async function verifyHostToken(
+  deps: Deps,
+  token: string,
+): Promise<{ org: OrganizationRow; claims: SsoClaims }> {
+  let org: OrganizationRow | undefined;
+  const result = await verifySsoToken(token, {
+    findOrgSecret: async (orgId) => {
+      org = await findOrganizationById(deps.store.db, orgId);
+      return org ? deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret') : null;
+    },
+    consumeJti: (orgId, jti, expiresAt) => deps.replay.consume(orgId, jti, expiresAt),
+    now: deps.now,
+  });
+  if (!result.ok || !org) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
+  return { org, claims: result.claims };
+}
+
+/**
+ * Just-in-time provisioning in one transaction: the user on first sight of the email, the
+ * membership on first sign-in to the organization (role from the token only then). Safe
+ * when many first sign-ins for one email race, on either engine.
+ */
+export async function provisionMember(
+  deps: Deps,
+  org: OrganizationRow,
+  claims: SsoClaims,
+): Promise<MemberWithUser> {
+  const at = deps.now().toISOString();
+  const fullName = [claims.firstName, claims.lastName].filter(Boolean).join(' ') || null;
+  return deps.store.db.transaction().execute(async (tx) => {
+    const { user } = await ensureUser(tx, {
+      id: newId('usr'),
+      email: normalizeEmail(claims.email),
+      fullName,
+      firstName: claims.firstName ?? null,
+      lastName: claims.lastName ?? null,
+      createdAt: at,
+    });
+    await tx
+      .insertInto('members')
+      .values({
+        id: newId('mem'),
+        organizationId: org.id,
+        userId: user.id,
+        role: claims.role ?? 'MEMBER',
+        groups: claims.groups ? JSON.stringify(claims.groups) : null,
+        createdAt: at,
+      })
+      .onConflict((oc) => oc.columns(['organizationId', 'userId']).doNothing())
+      .execute();
+    if (claims.groups) {
+      await tx
+        .updateTable('members')
+        .set({ groups: JSON.stringify(claims.groups) })
+        .where('organizationId', '=', org.id)
+        .where('userId', '=', user.id)
+        .execute();
+    }
+    const member = await findMemberByUser(tx, org.id, user.id);
+    if (!member) throw new Error('membership missing after provisioning');
+    return member;
+  });
+}
+
+export async function issueSession(deps: Deps, member: MemberWithUser) {
+  const { token, expiresAt } = await deps.sessions.issue({
+    memberId: member.id,
+    userId: member.userId,
+    orgId: member.organizationId,
+    role: member.role as 'ADMIN' | 'MEMBER',
+  });
+  return { sessionToken: token, expiresAt };
+}

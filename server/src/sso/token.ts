@@ -1,0 +1,157 @@
+import { MAX_SSO_TOKEN_LENGTH, type SsoClaims } from '@bridgekit/contract';
+import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { z } from 'zod';
+
+/**
+ * Verification of the SSO token a host backend signs with an organization's jwtSecret
+ * (decisions.md, "SSO"). Every failure is a `reason` for the log; callers answer all of
+ * them with one generic 401.
+ */
+
+export interface SsoTokenDeps {
+  /** The organization's jwtSecret, or null if the organization is unknown. */
+  findOrgSecret(orgId: string): Promise<string | null>;
+  /** Records a jti until `expiresAt`; false when it was already used. */
+  consumeJti(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
+  now(): Date;
+}
+
+export type SsoTokenResult = { ok: true; claims: SsoClaims } | { ok: false; reason: string };
+
+export const SSO_CLOCK_TOLERANCE_SECONDS = 30;
+export const SSO_MAX_LIFETIME_SECONDS = 3600;
+
+const MAX_ORG_ID_LENGTH = 255;
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const SIGNATURE = /^[A-Za-z0-9_-]*$/;
+const encoder = new TextEncoder();
+
+// Verified against when the organization is unknown, so that path still costs one HMAC.
+const dummyKey = crypto.getRandomValues(new Uint8Array(32));
+
+const ClaimsCheck = z.object({
+  email: z.string().max(254).pipe(z.email()),
+  orgId: z.string().min(1).max(MAX_ORG_ID_LENGTH),
+  iat: z.number(),
+  exp: z.number(),
+  firstName: z.string().max(200).optional(),
+  lastName: z.string().max(200).optional(),
+  role: z.enum(['ADMIN', 'MEMBER']).optional(),
+  groups: z.array(z.string().max(255)).max(100).optional(),
+  jti: z.string().min(1).max(255).optional(),
+});
+
+const failure = (reason: string): SsoTokenResult => ({ ok: false, reason });
+
+/** Stable reasons for jose failures, by `err.code`, never by message text. */
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    return error.reason === 'missing'
+      ? `missing_claim:${error.claim}`
+      : `invalid_claim:${error.claim}`;
+  }
+  const code = error instanceof errors.JOSEError ? error.code : undefined;
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return 'expired';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return 'bad_signature';
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return 'alg_not_allowed';
+    case 'ERR_JOSE_NOT_SUPPORTED':
+      return 'not_supported';
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID':
+      return 'malformed';
+    default:
+      return 'verification_failed';
+  }
+}
+
+/**
+ * Verifies an SSO token: HS256 with the organization's jwtSecret (as UTF-8 bytes), the
+ * required claims, a lifetime of at most one hour, 30 s clock tolerance and single-use
+ * `jti`. Never throws for a bad token; errors of `deps` (store down) do propagate.
+ */
+export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise<SsoTokenResult> {
+  if (typeof token !== 'string' || token.length === 0) return failure('malformed');
+  if (token.length > MAX_SSO_TOKEN_LENGTH) return failure('too_long');
+  const [header = '', payload = '', signature = '', ...extra] = token.split('.');
+  // An empty signature is let through to the alg check, so `alg: none` is named as such.
+  if (
+    extra.length > 0 ||
+    !SEGMENT.test(header) ||
+    !SEGMENT.test(payload) ||
+    !SIGNATURE.test(signature)
+  ) {
+    return failure('malformed');
+  }
+
+  let unverifiedOrgId: unknown;
+  try {
+    // Exact match: jose would reject other algs too, but 'nOnE' never reaches a key lookup.
+    if (decodeProtectedHeader(token).alg !== 'HS256') return failure('alg_not_allowed');
+    unverifiedOrgId = decodeJwt(token).orgId;
+  } catch {
+    return failure('malformed');
+  }
+
+  const now = deps.now();
+  const options = {
+    algorithms: ['HS256'],
+    clockTolerance: SSO_CLOCK_TOLERANCE_SECONDS,
+    currentDate: now,
+    requiredClaims: ['email', 'orgId', 'iat', 'exp'],
+  };
+
+  const orgIdUsable =
+    typeof unverifiedOrgId === 'string' &&
+    unverifiedOrgId.length > 0 &&
+    unverifiedOrgId.length <= MAX_ORG_ID_LENGTH;
+  const secret = orgIdUsable ? await deps.findOrgSecret(unverifiedOrgId as string) : null;
+  if (secret === null) {
+    await jwtVerify(token, dummyKey, options).catch(() => undefined);
+    if (orgIdUsable) return failure('unknown_org');
+    return failure(unverifiedOrgId === undefined ? 'missing_claim:orgId' : 'invalid_claim:orgId');
+  }
+
+  let verified: Record<string, unknown>;
+  try {
+    ({ payload: verified } = await jwtVerify(token, encoder.encode(secret), options));
+  } catch (error) {
+    return failure(reasonOf(error));
+  }
+
+  const checked = ClaimsCheck.safeParse(verified);
+  if (!checked.success) {
+    const field = checked.error.issues[0]?.path[0];
+    return failure(`invalid_claim:${String(field ?? 'unknown')}`);
+  }
+  const claims = checked.data;
+  if (claims.orgId !== unverifiedOrgId) return failure('invalid_claim:orgId');
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (claims.iat > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) return failure('iat_in_future');
+  if (claims.exp <= claims.iat) return failure('invalid_claim:exp');
+  if (claims.exp - claims.iat > SSO_MAX_LIFETIME_SECONDS) return failure('lifetime_too_long');
+
+  if (claims.jti !== undefined) {
+    // Kept past exp by the tolerance: the token is acceptable until then.
+    const keepUntil = new Date((claims.exp + SSO_CLOCK_TOLERANCE_SECONDS) * 1000);
+    if (!(await deps.consumeJti(claims.orgId, claims.jti, keepUntil)))
+      return failure('jti_replayed');
+  }
+
+  // Allow-list: unknown claims (aud, sub, custom) are accepted but not passed on.
+  const result: SsoClaims = {
+    email: claims.email,
+    orgId: claims.orgId,
+    iat: claims.iat,
+    exp: claims.exp,
+  };
+  if (claims.firstName !== undefined) result.firstName = claims.firstName;
+  if (claims.lastName !== undefined) result.lastName = claims.lastName;
+  if (claims.role !== undefined) result.role = claims.role;
+  if (claims.groups !== undefined) result.groups = claims.groups;
+  if (claims.jti !== undefined) result.jti = claims.jti;
+  return { ok: true, claims: result };
+}
