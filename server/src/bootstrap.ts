@@ -1,11 +1,15 @@
-import { Redis } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Deps } from './deps';
 import { loadSecrets } from './domain/keys';
+import { createLimiter, type LimiterBackend } from './http/rate-limit';
+import { lazy } from './lazy';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore } from './store/db';
+
+const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
 
 /** Opens the store and builds the dependencies shared by the server and the CLI. */
 export async function bootstrap(
@@ -21,9 +25,9 @@ export async function bootstrap(
   }
   const now = () => new Date();
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
+    ? new (ioredis().Redis)(config.redisUrl, { maxRetriesPerRequest: 2 })
     : undefined;
-  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
   if (redis) {
     // The store closes Redis with it, so one close() ends everything.
     const closeStore = store.close;
@@ -32,8 +36,20 @@ export async function bootstrap(
       await redis.quit().catch(() => redis.disconnect());
     };
   }
+  // Shared counters when several instances may run (Redis, else PostgreSQL); memory on SQLite.
+  const backend: LimiterBackend = redis
+    ? { kind: 'redis', client: redis }
+    : store.pgPool
+      ? { kind: 'postgres', pool: store.pgPool }
+      : { kind: 'memory' };
+  const limits = {
+    api: createLimiter({ name: 'api', perMinute: config.rateLimitPerMinute, backend }),
+    verify: createLimiter({ name: 'verify', perMinute: config.verifyRateLimitPerMinute, backend }),
+    sso: createLimiter({ name: 'sso', perMinute: config.ssoRateLimitPerMinute, backend }),
+  };
   return {
     config,
+    limits,
     store,
     log,
     secretBox,

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import type { Deps } from './deps';
 import { createApiKeyForEmail } from './domain/api-key-admin';
 import { addMember, normalizeEmail } from './domain/members';
+import { rotateSecrets } from './domain/rotate-secrets';
 import { createLogger } from './log';
 import { listApiKeys, revokeApiKey } from './store/api-keys';
 import { findOrganizationById } from './store/organizations';
@@ -18,6 +19,8 @@ const USAGE = `Usage: bridge <command>
   keys revoke <keyId>              revoke a key
   members add --org ORG_ID --email E --role ADMIN|MEMBER
   migrate                          apply pending store migrations
+  secrets rotate                   re-encrypt every stored secret under BRIDGE_SECRET_KEY
+                                   (set the old key as BRIDGE_SECRET_KEY_PREVIOUS first)
 
 Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...).`;
 
@@ -50,6 +53,15 @@ export async function runCli(
   if (group === 'migrate' && action === undefined) {
     const deps = await getDeps();
     out('migrations up to date');
+    return deps;
+  }
+  if (group === 'secrets' && action === 'rotate') {
+    args({});
+    const deps = await getDeps();
+    const counts = await rotateSecrets(deps);
+    out(
+      `re-encrypted ${counts.organizations} organization(s) and ${counts.dataSources} data source(s)`,
+    );
     return deps;
   }
   if (group === 'keys' && action === 'create') {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
+import type { Limiter } from './http/rate-limit';
 import type { ReplayGuard } from './sso/replay';
 import type { SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
@@ -14,6 +15,8 @@ export interface Deps {
   sessions: SessionTokens;
   /** Single use of SSO `jti`s across instances. */
   replay: ReplayGuard;
+  /** Rate limits: per key or session, verify per organization, SSO exchange per organization. */
+  limits: { api: Limiter; verify: Limiter; sso: Limiter };
   now: () => Date;
 }
 

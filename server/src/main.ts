@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createApp } from './app';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
@@ -65,9 +65,18 @@ async function main() {
   });
 
   let stopping = false;
+  // Once stopping, responses say `Connection: close`: Node keeps serving a busy keep-alive
+  // connection after close(), which would hold the exit until the grace timer (exit 1).
+  const open = new Set<ServerResponse>();
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
+    open.add(res);
+    res.on('close', () => open.delete(res));
+  });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
     log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
     const force = setTimeout(() => {
       log.error('in-flight requests did not finish in time; exiting');

@@ -33,8 +33,12 @@ export async function authenticate(deps: Deps, header: string | undefined): Prom
 
 /** Middleware for every `/api/public/*` route that needs a key or session. */
 export function bearerAuth(deps: Deps) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
-    req.principal = await authenticate(deps, req.get('authorization'));
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const principal = await authenticate(deps, req.get('authorization'));
+    req.principal = principal;
+    const key =
+      principal.kind === 'apiKey' ? `key:${principal.keyId}` : `session:${principal.memberId}`;
+    await deps.limits.api.hit(key, res);
     next();
   };
 }

@@ -10,6 +10,15 @@ const EXPOSED =
   'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
 const PATTERNS_TTL_MS = 5000;
 
+// Bad %-encoding is the client's error (the router answers 400), never a 500 from here.
+function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 export function setCorsHeaders(res: Response, origin: string) {
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Expose-Headers', EXPOSED);
@@ -55,8 +64,10 @@ export function cors(deps: Deps) {
     const session = bearer && !looksLikeApiKey(bearer) ? await deps.sessions.verify(bearer) : null;
 
     let allowed: boolean;
-    if (pathOrg) allowed = await orgAllows(decodeURIComponent(pathOrg), origin);
-    else if (session) allowed = await orgAllows(session.orgId, origin);
+    if (pathOrg) {
+      const orgId = decodePathSegment(pathOrg);
+      allowed = orgId !== undefined && (await orgAllows(orgId, origin));
+    } else if (session) allowed = await orgAllows(session.orgId, origin);
     else if (preflight) allowed = await anyOrgAllows(origin);
     // The SSO exchange decides after it knows the token's organization.
     else if (req.path === '/api/sso/jwt') return next();

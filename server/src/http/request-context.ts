@@ -4,9 +4,12 @@ import type { Logger } from 'pino';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // Query parameters that carry credentials never reach a log line.
-const SECRET_QUERY = /([?&](?:jwt|token|key|apiKey|api_key)=)[^&]*/gi;
+const SECRET_QUERY = /([?&](?:jwt|token|access_token|key|apiKey|api_key)=)[^&]*/gi;
+// An API key pasted anywhere else in a URL (path, another parameter) is redacted too.
+const API_KEY = /bk_key_[A-Za-z0-9]{32}/g;
 
-export const redactUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+export const redactUrl = (url: string) =>
+  url.replace(SECRET_QUERY, '$1[redacted]').replace(API_KEY, 'bk_key_[redacted]');
 
 /** Gives every request an id (kept from a well-formed `X-Request-Id`), echoes it and logs the outcome. */
 export function requestContext({ log }: { log: Logger }) {

@@ -31,6 +31,7 @@ export function embedRoutes(router: Router, deps: Deps, options: { script?: stri
       if (!session || session.orgId !== org.id) {
         res
           .status(401)
+          .setHeader('WWW-Authenticate', 'Bearer')
           .type('html')
           .send(
             renderMessagePage(
@@ -40,16 +41,14 @@ export function embedRoutes(router: Router, deps: Deps, options: { script?: stri
           );
         return;
       }
-      res
-        .type('html')
-        .send(
-          renderEmbedPage({
-            orgName: org.name,
-            orgId: org.id,
-            memberId: session.memberId,
-            script: options.script,
-          }),
-        );
+      res.type('html').send(
+        renderEmbedPage({
+          orgName: org.name,
+          orgId: org.id,
+          memberId: session.memberId,
+          script: options.script,
+        }),
+      );
     },
   );
 

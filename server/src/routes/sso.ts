@@ -27,43 +27,35 @@ function framingOrigin(req: Request): string | undefined {
   }
 }
 
-export function ssoRoutes(
-  router: Router,
-  deps: Deps,
-  mw: { body: RequestHandler; ssoLimit?: RequestHandler },
-) {
-  mountJson(
-    router,
-    routes.ssoExchange,
-    { body: mw.body, before: mw.ssoLimit ? [mw.ssoLimit] : [] },
-    async ({ req, res, body }) => {
-      const { org, claims } = await verifyHostToken(deps, body.jwt);
-      const origin = req.get('origin');
-      if (origin) {
-        if (!originAllowed(originsOf(org), origin)) {
-          throw new ApiError('Forbidden', 'Origin not allowed for this organization');
-        }
-        setCorsHeaders(res, origin);
+export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler }) {
+  mountJson(router, routes.ssoExchange, { body: mw.body }, async ({ req, res, body }) => {
+    const { org, claims } = await verifyHostToken(deps, body.jwt);
+    await deps.limits.sso.hit(`sso:${org.id}`, res);
+    const origin = req.get('origin');
+    if (origin) {
+      if (!originAllowed(originsOf(org), origin)) {
+        throw new ApiError('Forbidden', 'Origin not allowed for this organization');
       }
-      const member = await provisionMember(deps, org, claims);
-      const session = await issueSession(deps, member);
-      return {
-        data: {
-          sessionToken: session.sessionToken,
-          expiresAt: session.expiresAt.toISOString(),
-          organization: toOrganization(org),
-          member: toMember(member),
-        },
-      };
-    },
-  );
+      setCorsHeaders(res, origin);
+    }
+    const member = await provisionMember(deps, org, claims);
+    const session = await issueSession(deps, member);
+    return {
+      data: {
+        sessionToken: session.sessionToken,
+        expiresAt: session.expiresAt.toISOString(),
+        organization: toOrganization(org),
+        member: toMember(member),
+      },
+    };
+  });
 
-  const browserChain: RequestHandler[] = mw.ssoLimit ? [mw.ssoLimit] : [];
-  router.get(routes.ssoBrowser.path, ...browserChain, async (req: Request, res: Response) => {
+  router.get(routes.ssoBrowser.path, async (req: Request, res: Response) => {
     const wantsHtml = req.accepts(['json', 'html']) === 'html';
     try {
       const query = parseInput(SsoBrowserQuery, req.query, 'query');
       const { org, claims } = await verifyHostToken(deps, query.jwt);
+      await deps.limits.sso.hit(`sso:${org.id}`, res);
       if (!org.fullEmbedEnabled)
         throw new ApiError('Forbidden', 'Full embed is not enabled for this organization');
       const origin = framingOrigin(req);
@@ -83,6 +75,9 @@ export function ssoRoutes(
       if (!(err instanceof ApiError) || !wantsHtml) throw err;
       if (err.cause)
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);
+      // The same headers the JSON error handler sends (Retry-After, the 401 challenge).
+      for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+      if (err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       res.status(err.status).type('html').send(renderMessagePage(err.title, err.message));
     }
   });

@@ -1,4 +1,9 @@
-import { parse as parseDomain } from 'tldts';
+import type * as Tldts from 'tldts';
+import { lazy } from '../lazy';
+
+// The public-suffix list is large; only creating or changing an allow-list needs it.
+const tldts = lazy<typeof Tldts>('tldts');
+const parseDomain: typeof Tldts.parse = (...args) => tldts().parse(...args);
 
 /**
  * Embed origin patterns (decisions.md, "Organizations"): `https://host[:port]`,

@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type Pg from 'pg';
+import { lazy } from '../lazy';
 import { migrateToLatest } from './migrations';
 import type { Database } from './schema';
+
+const pgModule = lazy<typeof Pg>('pg');
 
 export type Db = Kysely<Database>;
 export type Engine = 'sqlite' | 'postgres';
@@ -12,6 +15,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Store {
   db: Db;
   engine: Engine;
+  /** The raw pool on PostgreSQL (for libraries that keep their own tables), else undefined. */
+  pgPool: Pg.Pool | undefined;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
   migrate(): Promise<string[]>;
@@ -29,8 +34,9 @@ export interface StoreOptions {
 export function openStore(options: StoreOptions): Store {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   let db: Db;
+  let pgPool: Pg.Pool | undefined;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (pgModule().Pool)({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 2000,
@@ -38,6 +44,7 @@ export function openStore(options: StoreOptions): Store {
     });
     // A broken idle connection must not crash the process; the next query reports it.
     pool.on('error', () => {});
+    pgPool = pool;
     db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],
@@ -51,18 +58,39 @@ export function openStore(options: StoreOptions): Store {
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
     db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: file }),
+      dialect: new SqliteDialect({ database: withStatementCache(file) }),
       plugins: [new CamelCasePlugin()],
     });
   }
   return {
     db,
     engine,
+    pgPool,
     async ping() {
       await sql`select 1`.execute(db);
     },
     migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely prepares every query anew; the bridge runs a small fixed set of statements, so
+ * prepared statements are kept by SQL text (bounded, least recently added evicted first).
+ */
+function withStatementCache(file: SQLite.Database, max = 200) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = file.prepare(sqlText);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
   };
 }
 

@@ -149,9 +149,21 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+/** Shared rate-limit counters, in the layout rate-limiter-flexible's PostgreSQL store uses. */
+const rateLimits: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('rate_limits')
+      .addColumn('key', 'varchar(255)', (col) => col.primaryKey())
+      .addColumn('points', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('expire', 'bigint')
+      .execute();
+  },
+};
+
 /** Versioned migrations, in order. Never edit a released one: add the next. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
-  return { '0001_initial': initial(dialect) };
+  return { '0001_initial': initial(dialect), '0002_rate_limits': rateLimits };
 }
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect) {

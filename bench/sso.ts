@@ -1,0 +1,188 @@
+// SSO exchange: POST /api/sso/jwt throughput and latency with a fresh jti per request for
+// returning members, next to a bare Express POST route answering a body of the same size.
+// Run alone: npx tsx -e "import('./bench/sso.ts').then(m => m.run())"
+import { createHmac, randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { createSsoToken } from '@bridgekit/node';
+import express from 'express';
+import { startBridge } from '../server/test/support/bridge';
+
+const CONNECTIONS = 32;
+const DURATION_S = 10;
+const WARMUP_S = 2;
+const MEMBERS = 1000;
+const TARGET_RATIO = 0.3;
+const TARGET_P99_MS = 30;
+
+// autocannon ships no types; this is the part of its API used here.
+interface LoadRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+interface LoadOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { method: string; path: string; setupRequest(req: LoadRequest): LoadRequest }[];
+  headers: Record<string, string>;
+}
+interface LoadReport {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: LoadOptions,
+) => Promise<LoadReport>;
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/** What createSsoToken makes, signed synchronously so a body can be built per request. */
+function signFresh(secret: string, orgId: string, email: string): string {
+  const iat = Math.floor(Date.now() / 1000);
+  const claims = { email, orgId, iat, exp: iat + 600, jti: randomUUID() };
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const signature = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
+  return `${HEADER}.${payload}.${signature}`;
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+  /** CPU time of this process (server and load generator) per request, in µs. */
+  cpuUs: number;
+}
+
+async function load(url: string, nextBody: () => string, duration: number): Promise<Result> {
+  const cpu = process.cpuUsage();
+  const report = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/sso/jwt',
+        setupRequest: (req) => ({ ...req, body: nextBody() }),
+      },
+    ],
+  });
+  const used = process.cpuUsage(cpu);
+  return {
+    rps: report.requests.average,
+    p50: report.latency.p50,
+    p99: report.latency.p99,
+    non2xx: report.non2xx,
+    errors: report.errors + report.timeouts,
+    total: report.requests.total,
+    cpuUs: (used.user + used.system) / Math.max(1, report.requests.total),
+  };
+}
+
+function startBare(body: string): Promise<{ url: string; server: Server }> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Parses the JSON body like the bridge does, then answers the pre-serialized session.
+  app.post('/api/sso/jwt', express.json(), (_req, res) => {
+    res.type('json').send(body);
+  });
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ url: `http://127.0.0.1:${port}`, server });
+    });
+  });
+}
+
+const fixed = (n: number, digits = 0) => n.toFixed(digits);
+const row = (name: string, r: Result) =>
+  `| ${name} | ${fixed(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.total} | ${fixed(r.cpuUs)} |`;
+
+export async function run(): Promise<void> {
+  const bridge = await startBridge('sqlite', {
+    LOG_LEVEL: 'warn',
+    BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+    BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  let bare: { url: string; server: Server } | undefined;
+  try {
+    const owner = await bridge.newUser('bench-owner@example.com');
+    const created = await bridge.request('POST', '/api/public/organizations?include=jwtSecret', {
+      key: owner.key,
+      body: { name: 'SSO bench', embedAllowedOrigins: ['https://app.example.com'] },
+    });
+    if (created.status !== 201) throw new Error(`create organization: ${created.status}`);
+    const { id: orgId, jwtSecret: secret } = created.body.data as { id: string; jwtSecret: string };
+
+    // Returning members: every email signs in once before the run.
+    const emails = Array.from({ length: MEMBERS }, (_, i) => `member${i}@bench.example.com`);
+    let sample = '';
+    for (let i = 0; i < emails.length; i += 25) {
+      await Promise.all(
+        emails.slice(i, i + 25).map(async (email) => {
+          const jwt = await createSsoToken({ secret, orgId, user: { email } });
+          const res = await bridge.request('POST', '/api/sso/jwt', { body: { jwt } });
+          if (res.status !== 200) throw new Error(`seed ${email}: ${res.status} ${res.text}`);
+          sample = res.text;
+        }),
+      );
+    }
+
+    let turn = 0;
+    const nextBody = () =>
+      JSON.stringify({ jwt: signFresh(secret, orgId, emails[turn++ % emails.length]!) });
+
+    bare = await startBare(sample);
+    const bridgeUrl = bridge.url;
+    const bareUrl = bare.url;
+    // Warm both, so JIT and caches are in the same state when measured.
+    await load(bareUrl, nextBody, WARMUP_S);
+    await load(bridgeUrl, nextBody, WARMUP_S);
+    const bareResult = await load(bareUrl, nextBody, DURATION_S);
+    const bridgeResult = await load(bridgeUrl, nextBody, DURATION_S);
+
+    const ratio = bridgeResult.rps / bareResult.rps;
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    console.log(
+      `\n## SSO exchange (POST /api/sso/jwt, fresh jti per request, ${MEMBERS} returning members, ` +
+        `SQLite, ${CONNECTIONS} connections, ${DURATION_S} s each, one process)\n`,
+    );
+    const loadAvg = os.loadavg().map((n) => n.toFixed(1));
+    console.log(
+      `Response body ${sample.length} bytes; ${os.cpus().length} CPUs, load average ${loadAvg.join(' ')} ` +
+        '(other work on the machine skews both rows).\n',
+    );
+    console.log(
+      '| server | req/s | p50 ms | p99 ms | non-2xx | errors | requests | CPU µs/req (server + load generator) |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(row('bare Express POST, pre-serialized', bareResult));
+    console.log(row('bridge /api/sso/jwt', bridgeResult));
+    console.log(
+      `\nratio ${fixed(ratio, 2)} (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)}), ` +
+        `bridge p99 ${bridgeResult.p99} ms (target < ${TARGET_P99_MS}: ${verdict(bridgeResult.p99 < TARGET_P99_MS)}), ` +
+        `bridge non-2xx ${bridgeResult.non2xx} (target 0: ${verdict(bridgeResult.non2xx === 0)}); ` +
+        `CPU per request ratio bare/bridge ${fixed(bareResult.cpuUs / bridgeResult.cpuUs, 2)} ` +
+        '(less sensitive to other load on the machine)\n',
+    );
+  } finally {
+    if (bare) {
+      bare.server.closeAllConnections();
+      await new Promise((resolve) => bare?.server.close(resolve));
+    }
+    await bridge.stop();
+  }
+}

@@ -1,0 +1,134 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const run = promisify(execFile);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export interface BridgeProcess {
+  url: string;
+  child: ChildProcess;
+  env: Record<string, string>;
+  cli(...args: string[]): Promise<string>;
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** The real bridge (`server/src/main.ts`) in its own process, as a user runs it. */
+export async function startBridgeProcess(
+  extraEnv: Record<string, string> = {},
+): Promise<BridgeProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-bench-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BRIDGE_DATA_DIR: dataDir,
+    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+    BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  };
+  await run(process.execPath, [path.join(root, 'server/build.mjs')]);
+  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/healthz`);
+  return {
+    url,
+    child,
+    env,
+    async cli(...args) {
+      const { stdout } = await run(path.join(root, 'node_modules/.bin/bridge'), args, { env });
+      return stdout.trim();
+    },
+    rssMb() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startBareProcess(body: string, method = 'GET', route = '/') {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bk-bare-')), 'body.json');
+  fs.writeFileSync(file, body);
+  const child = spawn(
+    tsx,
+    [path.join(import.meta.dirname, 'bare-server.ts'), file, method, route],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const port: number = await new Promise((resolve) =>
+    child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))),
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const r = await autocannon(options);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    total: r.requests.total,
+  };
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs (Chromium for browser tests, OpenSSH server
+# and OpenSSL for verify tests) when they are missing, and starts the local PostgreSQL and Redis
+# if they are down. A no-op on a machine that already has everything.
+set -euo pipefail
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/sbin/sshd ] || need+=(openssh-server)
+command -v openssl >/dev/null || need+=(openssl)
+command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing Debian packages: ${need[*]} (run: sudo apt-get install -y ${need[*]})" >&2
+    exit 1
+  fi
+  echo "installing: ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+fi
+if command -v redis-cli >/dev/null && ! redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/ci.log || true
+fi

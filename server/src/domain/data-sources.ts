@@ -1,0 +1,169 @@
+import {
+  type CreateDataSourceBody,
+  type FieldErrors,
+  SECRET_FIELDS,
+  type SecretField,
+  UNSET_FLAGS,
+  type UpdateDataSourceBody,
+} from '@bridgekit/contract';
+import type { Updateable } from 'kysely';
+import type { Deps } from '../deps';
+import { ApiError, notFound } from '../http/api-error';
+import {
+  type DataSourceRow,
+  deleteDataSourceRow,
+  findDataSource,
+  insertDataSource,
+  updateDataSourceRow,
+} from '../store/data-sources';
+import type { DataSourcesTable } from '../store/schema';
+import { newId } from './ids';
+import { sealedColumn } from './serialize';
+
+const bit = (value: boolean | undefined, fallback: boolean) => ((value ?? fallback) ? 1 : 0);
+
+/** Creates a data source; secrets are sealed with the new record's id. Does not connect. */
+export async function createDataSource(
+  deps: Deps,
+  orgId: string,
+  body: CreateDataSourceBody,
+): Promise<DataSourceRow> {
+  const id = newId('ds');
+  const at = deps.now().toISOString();
+  const row: DataSourceRow = {
+    id,
+    organizationId: orgId,
+    displayName: body.displayName,
+    description: body.description ?? null,
+    dialect: body.dialect,
+    databaseName: body.databaseName ?? null,
+    username: body.username ?? null,
+    host: body.host ?? null,
+    port: body.port ?? null,
+    sslEnabled: bit(body.sslEnabled, true),
+    sslCustomCertificatesEnabled: 0,
+    sshEnabled: bit(body.sshEnabled, false),
+    sshHost: body.sshHost ?? null,
+    sshPort: body.sshPort ?? null,
+    sshUsername: body.sshUsername ?? null,
+    bigQueryProjectId: body.bigQueryProjectId ?? null,
+    spannerInstanceId: body.spannerInstanceId ?? null,
+    snowflakeAccountId: body.snowflakeAccountId ?? null,
+    snowflakeWarehouse: body.snowflakeWarehouse ?? null,
+    snowflakeRole: body.snowflakeRole ?? null,
+    lastSuccessfulSyncAt: null,
+    lastSyncStatus: 'PENDING',
+    lastSyncAttemptAt: null,
+    hasCompletedFirstSync: 0,
+    syncErrorMessage: null,
+    lastHealthyAt: null,
+    lastHealthStatus: null,
+    lastHealthCheckAttemptAt: null,
+    isDemo: 0,
+    isServiceWarehouse: 0,
+    passwordSealed: null,
+    sshPasswordSealed: null,
+    sshPrivateKeySealed: null,
+    sshPrivateKeyPassphraseSealed: null,
+    snowflakePrivateKeySealed: null,
+    snowflakePrivateKeyPassphraseSealed: null,
+    bigQueryJsonKeySealed: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  for (const field of SECRET_FIELDS) {
+    const value = body[field];
+    if (typeof value === 'string') row[sealedColumn[field]] = deps.secretBox.seal(value, id, field);
+  }
+  await insertDataSource(deps.store.db, row);
+  return row;
+}
+
+export async function getDataSource(deps: Deps, orgId: string, id: string): Promise<DataSourceRow> {
+  const row = await findDataSource(deps.store.db, orgId, id);
+  if (!row) throw notFound('Data source');
+  return row;
+}
+
+const PLAIN_FIELDS = [
+  'displayName',
+  'description',
+  'databaseName',
+  'username',
+  'host',
+  'port',
+  'sshHost',
+  'sshPort',
+  'sshUsername',
+  'bigQueryProjectId',
+  'spannerInstanceId',
+  'snowflakeAccountId',
+  'snowflakeWarehouse',
+  'snowflakeRole',
+] as const satisfies readonly (keyof UpdateDataSourceBody & keyof DataSourcesTable)[];
+
+const blank = (value: string | null) => !value?.trim();
+
+/** What the record would need after the patch to still be connectable (as create checks it). */
+function checkMerged(merged: DataSourceRow): FieldErrors {
+  const errors: FieldErrors = {};
+  if (merged.dialect === 'POSTGRES') {
+    if (blank(merged.host)) errors.host = 'Required';
+    if (blank(merged.username)) errors.username = 'Required';
+  }
+  if (merged.sshEnabled) {
+    if (blank(merged.sshHost)) errors.sshHost = 'Required when sshEnabled is true';
+    if (blank(merged.sshUsername)) errors.sshUsername = 'Required when sshEnabled is true';
+    if (!merged.sshPasswordSealed && !merged.sshPrivateKeySealed) {
+      errors.sshPassword = 'An SSH password or private key is required when sshEnabled is true';
+    }
+  }
+  return errors;
+}
+
+/**
+ * PATCH semantics: an omitted field is unchanged; `null` for a secret is unchanged too; an
+ * `unset*` flag clears its secret (a new value with its flag was refused by the contract).
+ */
+export async function updateDataSource(
+  deps: Deps,
+  orgId: string,
+  id: string,
+  body: UpdateDataSourceBody,
+): Promise<DataSourceRow> {
+  const existing = await getDataSource(deps, orgId, id);
+  const patch: Updateable<DataSourcesTable> = {};
+  for (const field of PLAIN_FIELDS) {
+    const value = body[field];
+    if (value !== undefined) (patch as Record<string, unknown>)[field] = value;
+  }
+  if (body.sslEnabled !== undefined) patch.sslEnabled = body.sslEnabled ? 1 : 0;
+  if (body.sshEnabled !== undefined) patch.sshEnabled = body.sshEnabled ? 1 : 0;
+  for (const field of SECRET_FIELDS) {
+    const value = (body as Partial<Record<SecretField, string | null>>)[field];
+    if (typeof value === 'string')
+      patch[sealedColumn[field]] = deps.secretBox.seal(value, id, field);
+  }
+  for (const [flag, field] of Object.entries(UNSET_FLAGS)) {
+    if ((body as Record<string, unknown>)[flag] === true) patch[sealedColumn[field]] = null;
+  }
+  const merged = { ...existing, ...patch } as DataSourceRow;
+  const fieldErrors = checkMerged(merged);
+  if (Object.keys(fieldErrors).length > 0) {
+    throw new ApiError('ValidationError', 'The data source would be incomplete', { fieldErrors });
+  }
+  patch.updatedAt = deps.now().toISOString();
+  const updated = await updateDataSourceRow(deps.store.db, orgId, id, patch);
+  if (!updated) throw notFound('Data source');
+  return updated;
+}
+
+export async function deleteDataSource(
+  deps: Deps,
+  orgId: string,
+  id: string,
+): Promise<DataSourceRow> {
+  const deleted = await deleteDataSourceRow(deps.store.db, orgId, id);
+  if (!deleted) throw notFound('Data source');
+  return deleted;
+}

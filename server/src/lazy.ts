@@ -1,0 +1,14 @@
+import { createRequire } from 'node:module';
+
+// Heavy optional modules (pg, ssh2, ioredis, tldts) load on first use, so a bridge on SQLite
+// that never verifies over SSH or uses Redis doesn't carry them in memory.
+const load = createRequire(import.meta.url);
+
+/** `lazy(() => load('pg'))`: the module on first call, cached after. */
+export function lazy<T>(name: string): () => T {
+  let mod: T | undefined;
+  return () => {
+    mod ??= load(name) as T;
+    return mod;
+  };
+}

@@ -1,0 +1,145 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+export interface NetworkPolicy {
+  allowPrivateNetworks: boolean;
+}
+
+export interface CheckedAddress {
+  /** Every address the host resolved to, in resolver order, all checked: connect to these. */
+  addresses: [string, ...string[]];
+  /** The name to present for TLS SNI, or undefined when the host was an IP literal. */
+  servername: string | undefined;
+}
+
+/** Thrown when a resolved address is not allowed; `code` is the stable reason. */
+export class NetworkPolicyError extends Error {
+  readonly code = 'policy';
+  constructor(readonly address: string) {
+    super('The address is not allowed by the network policy');
+    this.name = 'NetworkPolicyError';
+  }
+}
+
+type Rule = readonly [network: string, prefix: number];
+
+// Link-local (cloud metadata lives here), "this network", multicast, reserved and broadcast.
+const ALWAYS_V4: Rule[] = [
+  ['0.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+const ALWAYS_V6: Rule[] = [
+  ['::', 128],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['fd00:ec2::254', 128],
+];
+const PRIVATE_V4: Rule[] = [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10],
+];
+const PRIVATE_V6: Rule[] = [
+  ['::1', 128],
+  ['fc00::', 7],
+];
+
+/**
+ * IPv4-mapped addresses (::ffff:a.b.c.d) are matched against IPv4 rules by BlockList
+ * itself; NAT64 (64:ff9b::/96) reaches the embedded IPv4 address too, so it gets the
+ * IPv4 rules shifted into that prefix.
+ */
+function blockList(v4: Rule[], v6: Rule[]): BlockList {
+  const list = new BlockList();
+  for (const [network, prefix] of v4) {
+    list.addSubnet(network, prefix, 'ipv4');
+    list.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
+  }
+  for (const [network, prefix] of v6) list.addSubnet(network, prefix, 'ipv6');
+  return list;
+}
+
+const ALWAYS_REFUSED = blockList(ALWAYS_V4, ALWAYS_V6);
+const PRIVATE = blockList(PRIVATE_V4, PRIVATE_V6);
+
+/** Whether one IP address may be connected to under the policy. */
+export function isAddressAllowed(address: string, policy: NetworkPolicy): boolean {
+  const bare = address.split('%')[0] ?? address; // drop an IPv6 zone id
+  const family = isIP(bare);
+  if (family === 0) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (ALWAYS_REFUSED.check(bare, type)) return false;
+  return policy.allowPrivateNetworks || !PRIVATE.check(bare, type);
+}
+
+const V4_PART = /^(?:0x[0-9a-f]*|0[0-7]*|[1-9][0-9]*)$/i;
+
+/**
+ * Parses the numeric IPv4 forms inet_aton accepts (`2130706433`, `0x7f.1`, `0177.0.0.1`),
+ * so they are treated as the address they encode without asking a resolver.
+ */
+export function parseLegacyIpv4(host: string): string | undefined {
+  const parts = host.split('.');
+  if (parts.length > 4 || !parts.every((p) => V4_PART.test(p))) return undefined;
+  const values = parts.map((p) =>
+    /^0x/i.test(p)
+      ? Number.parseInt(p.slice(2) || '0', 16)
+      : /^0./.test(p)
+        ? Number.parseInt(p, 8)
+        : Number(p),
+  );
+  const last = values.pop() ?? 0;
+  if (values.some((v) => v > 255)) return undefined;
+  if (last >= 2 ** (8 * (4 - values.length))) return undefined;
+  let value = last;
+  values.forEach((v, i) => {
+    value += v * 2 ** (8 * (3 - i));
+  });
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+}
+
+/** The address an IP literal denotes (`[::1]`, `0x7f.1`...), or undefined for a name. */
+export function ipLiteral(host: string): string | undefined {
+  const unbracketed = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return isIP(unbracketed) !== 0 ? unbracketed : parseLegacyIpv4(host);
+}
+
+/**
+ * Resolves `host` once and checks every address it resolves to; the caller connects
+ * to the returned addresses so a second lookup cannot swap in another (DNS rebinding).
+ * Lookup failures keep their Node `code` (ENOTFOUND, EAI_AGAIN...).
+ */
+export async function resolveChecked(host: string, policy: NetworkPolicy): Promise<CheckedAddress> {
+  const ip = ipLiteral(host);
+  const addresses = ip ? [{ address: ip }] : await lookup(host, { all: true, verbatim: true });
+  if (addresses.length === 0) {
+    throw Object.assign(new Error('The host did not resolve'), { code: 'ENOTFOUND' });
+  }
+  for (const { address } of addresses) {
+    if (!isAddressAllowed(address, policy)) throw new NetworkPolicyError(address);
+  }
+  return {
+    addresses: addresses.map((a) => a.address) as [string, ...string[]],
+    servername: ip ? undefined : host,
+  };
+}
+
+// Like libpq: when an address cannot be connected to at all, the next one is tried;
+// once a server answers, its verdict stands.
+const NEXT_ADDRESS_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'EAFNOSUPPORT',
+]);
+
+/** Whether a connect failure on one address should move on to the host's next address. */
+export function tryNextAddress(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NEXT_ADDRESS_CODES.has(code);
+}

@@ -1,0 +1,114 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBridge } from '../support/bridge';
+import {
+  claimsFor,
+  createOrg,
+  createSharedPg,
+  logsOf,
+  requestId,
+  type SharedPg,
+  signHs256,
+  startBridgeOn,
+} from './support';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+describe.each([
+  ['the store', {}],
+  ['Redis', { REDIS_URL }],
+] as const)('two bridges on one PostgreSQL, jti kept in %s', (where, env) => {
+  let pg: SharedPg;
+  let one: TestBridge;
+  let two: TestBridge;
+  let org: { id: string; jwtSecret: string };
+
+  beforeAll(async () => {
+    pg = await createSharedPg();
+    // One after the other, so the second finds the migrations done.
+    one = await startBridgeOn(pg, env);
+    two = await startBridgeOn(pg, env);
+    const owner = await one.newUser();
+    org = await createOrg(one, owner.key);
+  });
+  afterAll(async () => {
+    await one?.stop();
+    await two?.stop();
+    await pg?.drop();
+  });
+
+  const exchange = (bridge: TestBridge, jwt: string, id = requestId()) =>
+    bridge.request('POST', '/api/sso/jwt', { body: { jwt }, headers: { 'x-request-id': id } });
+
+  it('refuses on the second a jti used on the first', async () => {
+    const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);
+    expect((await exchange(one, jwt)).status).toBe(200);
+    const id = requestId();
+    const replay = await exchange(two, jwt, id);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error.title).toBe('Unauthorized');
+    const reasons = logsOf(two, id).map((e) => (e.err as { message?: string })?.message);
+    expect(reasons).toContain('sso: jti_replayed');
+  });
+
+  it('refuses on the first a jti used on the second', async () => {
+    const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);
+    expect((await exchange(two, jwt)).status).toBe(200);
+    const replay = await exchange(one, jwt);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error.title).toBe('Unauthorized');
+  });
+
+  it('accepts one of 20 concurrent uses of one token spread over both', async () => {
+    const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => exchange(i % 2 ? one : two, jwt)),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, ...Array(19).fill(401)]);
+  });
+
+  it('accepts on the second a session issued by the first', async () => {
+    const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);
+    const res = await exchange(one, jwt);
+    expect(res.status).toBe(200);
+    const api = await two.request('GET', `/api/public/organizations/${org.id}`, {
+      key: res.body.data.sessionToken,
+    });
+    expect(api.status).toBe(200);
+    expect(api.body.data.id).toBe(org.id);
+  });
+
+  if (where === 'Redis') {
+    it('keeps the jti in Redis until the token expires, not in the store', async () => {
+      const claims = claimsFor(org.id);
+      expect((await exchange(one, await signHs256(claims, org.jwtSecret))).status).toBe(200);
+      const redis = new Redis(REDIS_URL);
+      try {
+        const ttl = await redis.pttl(`bk:jti:${org.id}:${claims.jti}`);
+        expect(ttl).toBeGreaterThan(9 * 60_000);
+        expect(ttl).toBeLessThanOrEqual((600 + 30) * 1000);
+      } finally {
+        await redis.quit();
+      }
+      const rows = await one.deps.store.db
+        .selectFrom('ssoJti')
+        .selectAll()
+        .where('jti', '=', claims.jti)
+        .execute();
+      expect(rows).toEqual([]);
+    });
+  } else {
+    it('keeps the jti in the shared store until the token expires', async () => {
+      const claims = claimsFor(org.id);
+      expect((await exchange(one, await signHs256(claims, org.jwtSecret))).status).toBe(200);
+      const rows = await two.deps.store.db
+        .selectFrom('ssoJti')
+        .selectAll()
+        .where('jti', '=', claims.jti)
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect(Date.parse(rows[0]!.expiresAt)).toBe((claims.exp + 30) * 1000);
+    });
+  }
+});

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { Organization } from '@bridgekit/contract';
+import { type JWTPayload, SignJWT } from 'jose';
+import { createPgDatabase, startBridge, type TestBridge } from '../support/bridge';
+
+/** The one detail every rejected SSO token gets (decisions.md, "SSO"). */
+export const SSO_DETAIL = 'Invalid or expired SSO token';
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** An organization created through the API, with its jwtSecret. */
+export async function createOrg(
+  bridge: TestBridge,
+  key: string,
+  body: Record<string, unknown> = {},
+): Promise<Organization & { jwtSecret: string }> {
+  const res = await bridge.request('POST', '/api/public/organizations?include=jwtSecret', {
+    key,
+    body: { name: `Org ${randomBytes(4).toString('hex')}`, ...body },
+  });
+  if (res.status !== 201) throw new Error(`create organization: ${res.status} ${res.text}`);
+  const org = Organization.parse(res.body.data);
+  if (!org.jwtSecret) throw new Error('create organization: no jwtSecret');
+  return { ...org, jwtSecret: org.jwtSecret };
+}
+
+/** HS256 over any claims, so tests can sign what a careless or hostile host would. */
+export function signHs256(claims: Record<string, unknown>, secret: string): Promise<string> {
+  return new SignJWT(claims as JWTPayload)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode(secret));
+}
+
+/** Valid claims for `orgId`: ten minutes, a fresh jti. */
+export function claimsFor(orgId: string, extra: Record<string, unknown> = {}) {
+  const iat = nowSeconds();
+  return {
+    email: `u-${randomBytes(4).toString('hex')}@example.com`,
+    orgId,
+    iat,
+    exp: iat + 600,
+    jti: randomBytes(12).toString('hex'),
+    ...extra,
+  };
+}
+
+/** The bridge's log lines of one request, parsed. */
+export function logsOf(bridge: TestBridge, requestId: string): Record<string, unknown>[] {
+  return bridge.logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.reqId === requestId);
+}
+
+export const requestId = () => `t-${randomBytes(8).toString('hex')}`;
+
+export interface SharedPg {
+  url: string;
+  secretKey: string;
+  sessionSecret: string;
+  drop(): Promise<void>;
+}
+
+/** One fresh PostgreSQL database and one pair of bridge secrets, for several instances. */
+export async function createSharedPg(): Promise<SharedPg> {
+  const database = await createPgDatabase();
+  return {
+    ...database,
+    secretKey: randomBytes(32).toString('base64'),
+    sessionSecret: randomBytes(32).toString('base64url'),
+  };
+}
+
+/**
+ * A bridge on an existing PostgreSQL database with the given secrets. The harness's sqlite mode
+ * creates no database of its own, and its env overrides win, so DATABASE_URL points it at `pg`;
+ * stopping it leaves the database to `pg.drop()`.
+ */
+export async function startBridgeOn(
+  pg: SharedPg,
+  env: Record<string, string> = {},
+): Promise<TestBridge> {
+  const bridge = await startBridge('sqlite', {
+    DATABASE_URL: pg.url,
+    BRIDGE_SECRET_KEY: pg.secretKey,
+    BRIDGE_SESSION_SECRET: pg.sessionSecret,
+    ...env,
+  });
+  if (bridge.deps.store.engine !== 'postgres') throw new Error('expected a PostgreSQL store');
+  return { ...bridge, engine: 'postgres', databaseUrl: pg.url };
+}

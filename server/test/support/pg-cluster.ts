@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { appendFile, chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+export interface PgClusterOptions {
+  ssl: boolean;
+  auth: 'scram-sha-256';
+}
+
+export interface PgCluster {
+  host: '127.0.0.1';
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  stop(): Promise<void>;
+}
+
+/** The newest installed PostgreSQL (Debian layout: /usr/lib/postgresql/<major>/bin). */
+function pgBin(name: string): string {
+  const majors = readdirSync('/usr/lib/postgresql')
+    .filter((d) => /^\d+$/.test(d))
+    .sort((a, b) => Number(b) - Number(a));
+  if (majors.length === 0) throw new Error('PostgreSQL server binaries not found');
+  return `/usr/lib/postgresql/${majors[0]}/bin/${name}`;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function postgresIds(): Promise<{ uid: number; gid: number }> {
+  const { stdout } = await run('id', ['-u', 'postgres']);
+  const { stdout: gid } = await run('id', ['-g', 'postgres']);
+  return { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
+}
+
+const asPostgres = (bin: string, args: string[]) =>
+  run('runuser', ['-u', 'postgres', '--', pgBin(bin), ...args], { cwd: '/' });
+
+/**
+ * A throwaway PostgreSQL cluster on a free loopback port, owned by the `postgres`
+ * OS user, with one password role and one database. Never touches port 5432.
+ */
+export async function startPgCluster(options: PgClusterOptions): Promise<PgCluster> {
+  const ids = await postgresIds();
+  const dir = await mkdtemp(join(tmpdir(), 'bk-pg-'));
+  const data = join(dir, 'data');
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  try {
+    await chown(dir, ids.uid, ids.gid);
+    await chmod(dir, 0o700);
+    await asPostgres('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--auth-local=trust',
+      `--auth-host=${options.auth}`,
+    ]);
+
+    const port = await freePort();
+    const settings = [
+      `port = ${port}`,
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = '${dir}'`,
+      'fsync = off',
+      'synchronous_commit = off',
+      'full_page_writes = off',
+      `password_encryption = '${options.auth}'`,
+      'max_connections = 50',
+      'shared_buffers = 16MB',
+      `ssl = ${options.ssl ? 'on' : 'off'}`,
+    ];
+    if (options.ssl) {
+      const key = join(dir, 'server.key');
+      const crt = join(dir, 'server.crt');
+      await run('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-keyout',
+        key,
+        '-out',
+        crt,
+      ]);
+      await chown(key, ids.uid, ids.gid);
+      await chown(crt, ids.uid, ids.gid);
+      await chmod(key, 0o600);
+      settings.push(`ssl_cert_file = '${crt}'`, `ssl_key_file = '${key}'`);
+    }
+    await appendFile(join(data, 'postgresql.conf'), `\n${settings.join('\n')}\n`);
+    await asPostgres('pg_ctl', ['start', '-w', '-t', '30', '-D', data, '-l', join(dir, 'log')]);
+
+    const user = `bk_user_${randomBytes(3).toString('hex')}`;
+    const password = `pw-${randomBytes(12).toString('base64url')}`;
+    const database = `bk_db_${randomBytes(3).toString('hex')}`;
+    // Setup over the unix socket, where the superuser is trusted.
+    const admin = new pg.Client({ host: dir, port, user: 'postgres', database: 'postgres' });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE ROLE ${user} LOGIN PASSWORD '${password}'`);
+      await admin.query(`CREATE DATABASE ${database} OWNER ${user}`);
+    } finally {
+      await admin.end();
+    }
+
+    let stopped = false;
+    return {
+      host: '127.0.0.1',
+      port,
+      user,
+      password,
+      database,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await asPostgres('pg_ctl', ['stop', '-w', '-m', 'fast', '-D', data]).catch(() => {});
+        await cleanup();
+      },
+    };
+  } catch (error) {
+    await asPostgres('pg_ctl', ['stop', '-w', '-m', 'immediate', '-D', data]).catch(() => {});
+    await cleanup();
+    throw error;
+  }
+}

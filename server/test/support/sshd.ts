@@ -1,0 +1,185 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const SSHD = '/usr/sbin/sshd';
+
+export interface SshUser {
+  username: string;
+}
+
+export interface Sshd {
+  host: '127.0.0.1';
+  port: number;
+  passwordUser: SshUser & { password: string };
+  keyUser: SshUser & { privateKey: string };
+  passphraseUser: SshUser & { privateKey: string; passphrase: string };
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Creates the OS user when missing and sets its password (also unlocks it for key logins). */
+async function ensureUser(username: string, password: string): Promise<void> {
+  const exists = await run('id', ['-u', username]).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) await run('useradd', ['--no-create-home', '--shell', '/bin/sh', username]);
+  const child = execFile('chpasswd');
+  child.stdin?.end(`${username}:${password}\n`);
+  await new Promise<void>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error('chpasswd failed')))),
+  );
+}
+
+async function keygen(dir: string, name: string, passphrase: string): Promise<string> {
+  const path = join(dir, name);
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', name, '-f', path]);
+  return path;
+}
+
+/** Resolves once the server sends its SSH identification line. */
+function waitForBanner(port: number, deadline: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('data', (chunk) => {
+        socket.destroy();
+        if (chunk.toString('latin1').startsWith('SSH-')) resolve();
+        else reject(new Error('unexpected banner'));
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error('sshd did not start'));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * An OpenSSH server (Debian `openssh-server`) on a free loopback port with its own
+ * host key, config and authorized keys, run in the foreground as a child process.
+ * Needs root (privilege separation, useradd, chpasswd).
+ */
+export async function startSshd(): Promise<Sshd> {
+  await access(SSHD).catch(() => {
+    throw new Error('sshd not found: apt-get install -y openssh-server');
+  });
+  // Privilege separation directory; normally created by the service unit.
+  await mkdir('/run/sshd', { recursive: true, mode: 0o755 });
+
+  const dir = await mkdtemp(join(tmpdir(), 'bk-sshd-'));
+  // sshd reads authorized keys as the target user: the tree must be world-readable.
+  await chmod(dir, 0o755);
+  let child: ChildProcess | undefined;
+  try {
+    const hostKey = await keygen(dir, 'host_key', '');
+    const keys = join(dir, 'authorized_keys');
+    await mkdir(keys, { mode: 0o755 });
+
+    const passwordUser = {
+      username: 'bk_ssh_pw',
+      password: `pw-${randomBytes(9).toString('hex')}`,
+    };
+    const keyUser = { username: 'bk_ssh_key', privateKey: '' };
+    const passphraseUser = {
+      username: 'bk_ssh_pp',
+      privateKey: '',
+      passphrase: `pp-${randomBytes(9).toString('hex')}`,
+    };
+    // Every account gets a random password: sshd refuses locked accounts even for keys.
+    await ensureUser(passwordUser.username, passwordUser.password);
+    await ensureUser(keyUser.username, randomBytes(12).toString('hex'));
+    await ensureUser(passphraseUser.username, randomBytes(12).toString('hex'));
+    const keyPath = await keygen(dir, 'key_user', '');
+    const passphrasePath = await keygen(dir, 'passphrase_user', passphraseUser.passphrase);
+    keyUser.privateKey = await readFile(keyPath, 'utf8');
+    passphraseUser.privateKey = await readFile(passphrasePath, 'utf8');
+    await writeFile(join(keys, keyUser.username), await readFile(`${keyPath}.pub`), {
+      mode: 0o644,
+    });
+    await writeFile(join(keys, passphraseUser.username), await readFile(`${passphrasePath}.pub`), {
+      mode: 0o644,
+    });
+
+    const port = await freePort();
+    const config = join(dir, 'sshd_config');
+    await writeFile(
+      config,
+      [
+        `Port ${port}`,
+        'ListenAddress 127.0.0.1',
+        `HostKey ${hostKey}`,
+        `PidFile ${join(dir, 'sshd.pid')}`,
+        `AuthorizedKeysFile ${keys}/%u`,
+        // The temp dir is not root-owned all the way up the way StrictModes wants.
+        'StrictModes no',
+        // No PAM: passwords are checked against /etc/shadow, no session modules run.
+        'UsePAM no',
+        'PasswordAuthentication yes',
+        'KbdInteractiveAuthentication no',
+        'PubkeyAuthentication yes',
+        'PermitRootLogin no',
+        `AllowUsers ${passwordUser.username} ${keyUser.username} ${passphraseUser.username}`,
+        'AllowTcpForwarding local',
+        'PermitOpen 127.0.0.1:*',
+        'X11Forwarding no',
+        'PrintMotd no',
+        'MaxStartups 100',
+        'MaxAuthTries 10',
+        'LogLevel ERROR',
+        '',
+      ].join('\n'),
+    );
+
+    const proc = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = proc;
+    let stderr = '';
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    const exited = new Promise<never>((_, reject) =>
+      proc.once('exit', (code) => reject(new Error(`sshd exited (${code}): ${stderr}`))),
+    );
+    exited.catch(() => {});
+    await Promise.race([waitForBanner(port, Date.now() + 10_000), exited]);
+
+    let stopped = false;
+    return {
+      host: '127.0.0.1',
+      port,
+      passwordUser,
+      keyUser,
+      passphraseUser,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        if (proc.exitCode === null) {
+          const gone = new Promise((resolve) => proc.once('exit', resolve));
+          proc.kill('SIGTERM');
+          await gone;
+        }
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    child?.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
