@@ -167,10 +167,14 @@ async function main() {
     const config = loadConfig();
     // Logs go to stderr so stdout carries only the command's output (e.g. the key).
     const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
-    deps = await runCli(
+    // Keep hold of the store as soon as it opens, so it is closed even when the command fails.
+    await runCli(
       argv,
       (line) => process.stdout.write(`${line}\n`),
-      () => bootstrap(config, log),
+      async () => {
+        deps = await bootstrap(config, log);
+        return deps;
+      },
     );
   } catch (err) {
     if (err instanceof UsageError) {

@@ -102,32 +102,26 @@ const verifyShape = {
   sshPrivateKeyPassphrase: text(1024).optional(),
 };
 
-type ConnectionInput = {
-  dialect?: Dialect;
-  host?: string | undefined;
-  username?: string | undefined;
-  sshEnabled?: boolean | undefined;
-  sshHost?: string | undefined;
-  sshUsername?: string | undefined;
-  sshPassword?: string | null | undefined;
-  sshPrivateKey?: string | null | undefined;
-};
-
 const REQUIRED = 'Required';
+const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
-/** What a POSTGRES connection needs before anything can connect. */
-function requireConnectionFields(value: ConnectionInput, ctx: z.RefinementCtx) {
+/**
+ * What a POSTGRES connection needs before anything can connect. Runs even when other
+ * fields failed (`when`), so one response names every missing field.
+ */
+function requireConnectionFields(input: unknown, ctx: z.RefinementCtx) {
+  const value = input as Record<string, unknown>;
   if (value.dialect === 'POSTGRES') {
-    if (!value.host?.trim()) ctx.addIssue({ code: 'custom', path: ['host'], message: REQUIRED });
-    if (!value.username?.trim())
+    if (!filled(value.host)) ctx.addIssue({ code: 'custom', path: ['host'], message: REQUIRED });
+    if (!filled(value.username))
       ctx.addIssue({ code: 'custom', path: ['username'], message: REQUIRED });
   }
-  if (value.sshEnabled) {
-    if (!value.sshHost?.trim())
+  if (value.sshEnabled === true) {
+    if (!filled(value.sshHost))
       ctx.addIssue({ code: 'custom', path: ['sshHost'], message: REQUIRED });
-    if (!value.sshUsername?.trim())
+    if (!filled(value.sshUsername))
       ctx.addIssue({ code: 'custom', path: ['sshUsername'], message: REQUIRED });
-    if (!value.sshPassword && !value.sshPrivateKey)
+    if (!filled(value.sshPassword) && !filled(value.sshPrivateKey))
       ctx.addIssue({
         code: 'custom',
         path: ['sshPassword'],
@@ -136,9 +130,15 @@ function requireConnectionFields(value: ConnectionInput, ctx: z.RefinementCtx) {
   }
 }
 
+/** Run a refinement whenever the input is an object, even if some fields already failed. */
+const onObjects = {
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+};
+
 export const VerifyDataSourceBody = z
   .strictObject(verifyShape)
-  .superRefine(requireConnectionFields);
+  .superRefine(requireConnectionFields, onObjects);
 export type VerifyDataSourceBody = z.infer<typeof VerifyDataSourceBody>;
 
 export const VerifyResult = z.object({ success: z.literal(true) });
@@ -154,7 +154,7 @@ export const CreateDataSourceBody = z
       .max(200, 'Must be at most 200 characters'),
     description: text(2000).optional(),
   })
-  .superRefine(requireConnectionFields);
+  .superRefine(requireConnectionFields, onObjects);
 export type CreateDataSourceBody = z.infer<typeof CreateDataSourceBody>;
 
 const nullableSecret = (max: number) => text(max).nullable().optional();
@@ -196,7 +196,7 @@ export const UpdateDataSourceBody = z
         });
       }
     }
-  });
+  }, onObjects);
 export type UpdateDataSourceBody = z.infer<typeof UpdateDataSourceBody>;
 
 export const DataSourceParams = z.strictObject({ orgId: z.string(), id: z.string() });

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isStoreUnavailable } from '../store/db';
 import { ApiError } from './api-error';
 
 /** JSON 404 for every unknown route. */
@@ -30,6 +31,12 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | und
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
   let apiError =
     err instanceof ApiError ? err : fromBodyParser(err as { type?: string; status?: number });
+  if (!apiError && isStoreUnavailable(err)) {
+    apiError = new ApiError('ServiceUnavailable', 'The store is unavailable; retry shortly', {
+      cause: err,
+      headers: { 'Retry-After': '2' },
+    });
+  }
   if (!apiError) {
     (req.log ?? console).error({ err }, 'unhandled error');
     apiError = new ApiError(

@@ -39,7 +39,8 @@ export function openStore(options: StoreOptions): Store {
     const pool = new (pgModule().Pool)({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 2000,
+      // Well under 2 s, so a request with the store down gets its 503 quickly.
+      connectionTimeoutMillis: 1500,
       idleTimeoutMillis: 30_000,
     });
     // A broken idle connection must not crash the process; the next query reports it.
@@ -92,6 +93,48 @@ function withStatementCache(file: SQLite.Database, max = 200) {
       return stmt;
     },
   };
+}
+
+const UNAVAILABLE_CODES = new Set([
+  // Node socket errors while reaching PostgreSQL
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // SQLSTATE: connection exceptions, shutdown, too many connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  // SQLite: locked past busy_timeout, or the file is unreadable
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+]);
+// pg and pg-pool raise these without a code; their texts are fixed in those libraries.
+const UNAVAILABLE_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'Client has encountered a connection error and is not queryable',
+];
+
+/** True when an error means the store can't be reached right now (answer 503, not 500). */
+export function isStoreUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => e.message === m);
 }
 
 /** True for a unique-constraint violation on either engine. */

@@ -1,0 +1,25 @@
+import type { StorybookConfig } from '@storybook/react-vite';
+
+const config: StorybookConfig = {
+  stories: ['../stories/*.stories.tsx'],
+  addons: ['@storybook/addon-a11y'],
+  framework: { name: '@storybook/react-vite', options: {} },
+  core: { disableTelemetry: true },
+  typescript: { reactDocgen: false },
+  viteFinal: (vite) => ({
+    ...vite,
+    build: {
+      ...vite.build,
+      rolldownOptions: {
+        ...vite.build?.rolldownOptions,
+        // Radix marks its modules "use client"; that means nothing in a client-only bundle.
+        onwarn(warning, warn) {
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+          warn(warning);
+        },
+      },
+    },
+  }),
+};
+
+export default config;

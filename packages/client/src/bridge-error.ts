@@ -1,0 +1,56 @@
+import type { ErrorTitle, FieldErrors } from '@bridgekit/contract';
+
+/** Titles the server sends, plus the two the client produces itself. */
+export type BridgeErrorTitle = ErrorTitle | 'NetworkError' | 'HttpError';
+
+export interface BridgeErrorInit {
+  /** HTTP status; `0` when no response arrived. */
+  status: number;
+  title: BridgeErrorTitle;
+  detail: string;
+  fieldErrors?: FieldErrors;
+  /** The response's `X-Request-Id`, for support requests. */
+  requestId?: string | null;
+  /** Seconds from `Retry-After`, when the response carried one. */
+  retryAfter?: number | null;
+}
+
+/**
+ * A failed call: the server's `{ error: { title, detail, fieldErrors } }` plus the
+ * HTTP status and request id.
+ *
+ * @example
+ * try {
+ *   await client.verifyDataSource({ params: { orgId }, body });
+ * } catch (error) {
+ *   if (error instanceof BridgeError) console.log(error.fieldErrors.password);
+ * }
+ */
+export class BridgeError extends Error {
+  override readonly name = 'BridgeError';
+  readonly status: number;
+  readonly title: BridgeErrorTitle;
+  readonly detail: string;
+  /** Field name (dotted for nested fields) to one message; empty when none. */
+  readonly fieldErrors: FieldErrors;
+  readonly requestId: string | null;
+  readonly retryAfter: number | null;
+
+  constructor(init: BridgeErrorInit, options?: { cause?: unknown }) {
+    super(`${init.title}: ${init.detail}`, options);
+    this.status = init.status;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.fieldErrors = init.fieldErrors ?? {};
+    this.requestId = init.requestId ?? null;
+    this.retryAfter = init.retryAfter ?? null;
+  }
+}
+
+/** `instanceof` that also works across duplicated copies of this package. */
+export function isBridgeError(value: unknown): value is BridgeError {
+  return (
+    value instanceof BridgeError ||
+    (value instanceof Error && value.name === 'BridgeError' && 'status' in value)
+  );
+}

@@ -1,0 +1,39 @@
+import type { RouteId, Routes } from '@bridgekit/contract';
+
+/** Tags a browser or host backend never calls through the client (same-origin embed page, service routes). */
+type NotForClients = 'Service' | 'Embed';
+
+/** JSON API routes: everything but the HTML, redirect, service and embed-page routes. */
+export type ClientRouteId = {
+  [K in RouteId]: Routes[K] extends { contentType: 'text/html' }
+    ? never
+    : Routes[K]['tag'] extends NotForClients
+      ? never
+      : K;
+}[RouteId];
+
+type Endpoint<K extends ClientRouteId> = readonly [
+  Routes[K]['method'],
+  Routes[K]['path'],
+  Routes[K]['auth'],
+];
+
+/**
+ * Method, path and auth of each route, without the zod schemas so that browsers do
+ * not download them. `satisfies` makes any drift from the contract a type error.
+ */
+export const endpoints = {
+  listOrganizations: ['get', '/api/public/organizations', 'bearer'],
+  createOrganization: ['post', '/api/public/organizations', 'bearer'],
+  getOrganization: ['get', '/api/public/organizations/{orgId}', 'bearer'],
+  listMembers: ['get', '/api/public/organizations/{orgId}/members', 'bearer'],
+  addMember: ['post', '/api/public/organizations/{orgId}/members', 'bearer'],
+  getMember: ['get', '/api/public/organizations/{orgId}/members/{id}', 'bearer'],
+  listDataSources: ['get', '/api/public/organizations/{orgId}/data-sources', 'bearer'],
+  createDataSource: ['post', '/api/public/organizations/{orgId}/data-sources', 'bearer'],
+  verifyDataSource: ['post', '/api/public/organizations/{orgId}/data-sources/verify', 'bearer'],
+  getDataSource: ['get', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
+  updateDataSource: ['patch', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
+  deleteDataSource: ['delete', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
+  ssoExchange: ['post', '/api/sso/jwt', 'none'],
+} as const satisfies { [K in ClientRouteId]: Endpoint<K> };

@@ -1,0 +1,18 @@
+export {
+  BridgeError,
+  type BridgeErrorInit,
+  type BridgeErrorTitle,
+  isBridgeError,
+} from './bridge-error';
+export { createClient } from './create-client';
+export { type ClientRouteId, endpoints } from './endpoints';
+export type {
+  BridgeClient,
+  CallOptions,
+  ClientOptions,
+  FetchLike,
+  GetSessionToken,
+  GetSessionTokenOptions,
+  RouteInput,
+  RouteOutput,
+} from './types';

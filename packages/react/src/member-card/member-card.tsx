@@ -1,0 +1,109 @@
+import type { Member } from '@bridgekit/contract';
+import { type ComponentPropsWithoutRef, forwardRef, useId } from 'react';
+import { errorText, isNotFound } from '../internal/error-text';
+import { rootProps } from '../internal/root-props';
+import { useResource } from '../internal/use-resource';
+import { useBridgeContext } from '../provider/bridge-provider';
+import { Avatar } from './avatar';
+
+type Source =
+  | { member: Member; orgId?: never; memberId?: never }
+  | { orgId: string; memberId: string; member?: never };
+
+export type MemberCardProps = Source &
+  Omit<ComponentPropsWithoutRef<'article'>, 'children'> & {
+    /** Leave out the kit's styles for this component. */
+    unstyled?: boolean;
+  };
+
+/**
+ * A member's avatar, name, title, email, role and verification, and membership date.
+ * Loads the member by `orgId` + `memberId`, or shows the `member` it is given.
+ *
+ * @example
+ * <MemberCard orgId="org_123" memberId="mem_456" />
+ */
+export const MemberCard = /* @__PURE__ */ forwardRef<HTMLElement, MemberCardProps>(
+  function MemberCard(props, ref) {
+    const { member: given, orgId, memberId, unstyled, className, ...rest } = props;
+    const context = useBridgeContext('MemberCard');
+    const { client, messages } = context;
+    const nameId = useId();
+    const key = given || !orgId || !memberId ? null : `${orgId}/${memberId}`;
+    const loaded = useResource(key, (signal) =>
+      client.getMember({ params: { orgId: orgId ?? '', id: memberId ?? '' }, signal }),
+    );
+    const member = given ?? loaded.data?.data;
+    const state = member
+      ? 'ready'
+      : loaded.status === 'error'
+        ? isNotFound(loaded.error)
+          ? 'not-found'
+          : 'error'
+        : 'loading';
+    const root = {
+      ...rest,
+      ...rootProps(context, 'member-card', unstyled, className),
+      ref,
+      'data-state': state,
+    };
+
+    if (!member) {
+      if (state === 'loading') {
+        return (
+          <article {...root} aria-busy="true" aria-label={messages.memberLoading}>
+            <span className="bk-avatar bk-skeleton" />
+            <span className="bk-member-card__body">
+              <span className="bk-skeleton bk-skeleton--line" />
+              <span className="bk-skeleton bk-skeleton--line bk-skeleton--short" />
+            </span>
+          </article>
+        );
+      }
+      return (
+        <article {...root} aria-labelledby={nameId}>
+          <p id={nameId} className="bk-member-card__message" role="alert">
+            {state === 'not-found'
+              ? messages.memberNotFound
+              : errorText(loaded.error, messages, messages.memberLoadFailed)}
+          </p>
+          {state === 'error' && (
+            <button type="button" className="bk-button" onClick={loaded.retry}>
+              {messages.retry}
+            </button>
+          )}
+        </article>
+      );
+    }
+
+    const { user } = member;
+    const name = user.fullName || user.firstName || user.email;
+    return (
+      <article {...root} aria-labelledby={nameId}>
+        <Avatar key={user.avatarUrl} name={name} src={user.avatarUrl} />
+        <div className="bk-member-card__body">
+          <p id={nameId} className="bk-member-card__name">
+            {name}
+          </p>
+          {user.title && <p className="bk-member-card__title">{user.title}</p>}
+          <a className="bk-member-card__email" href={`mailto:${user.email}`}>
+            {user.email}
+          </a>
+          <p className="bk-member-card__badges">
+            <span className="bk-badge" data-role={member.role}>
+              {member.role === 'ADMIN' ? messages.roleAdmin : messages.roleMember}
+            </span>
+            {user.isEmailVerified && (
+              <span className="bk-badge" data-variant="verified">
+                {messages.emailVerified}
+              </span>
+            )}
+          </p>
+          <p className="bk-member-card__since">
+            <time dateTime={member.createdAt}>{messages.memberSince(member.createdAt)}</time>
+          </p>
+        </div>
+      </article>
+    );
+  },
+);

@@ -1,0 +1,85 @@
+import {
+  type BridgeClient,
+  createClient,
+  type FetchLike,
+  type GetSessionToken,
+} from '@bridgekit/client';
+import { createContext, type ReactNode, useContext, useMemo, useRef } from 'react';
+import { defaultMessages, type Messages } from './messages';
+
+export type Theme = 'light' | 'dark' | 'auto';
+
+export interface BridgeContextValue {
+  client: BridgeClient;
+  messages: Messages;
+  theme: Theme;
+  unstyled: boolean;
+}
+
+interface CommonProps {
+  children?: ReactNode;
+  /** Replaces any of the English defaults. */
+  messages?: Partial<Messages>;
+  /** `auto` follows `prefers-color-scheme`. Default `light`. */
+  theme?: Theme;
+  /** Leave out the kit's styles everywhere (the `bk` root class). */
+  unstyled?: boolean;
+}
+
+export type BridgeProviderProps = CommonProps &
+  (
+    | { client: BridgeClient; baseUrl?: never; getSessionToken?: never; fetch?: never }
+    | { client?: never; baseUrl: string; getSessionToken: GetSessionToken; fetch?: FetchLike }
+  );
+
+const BridgeContext = /* @__PURE__ */ createContext<BridgeContextValue | null>(null);
+
+/**
+ * Gives the kit's components a client, strings and a theme.
+ *
+ * @example
+ * <BridgeProvider baseUrl="https://bridge.example.com" getSessionToken={fetchSession}>
+ *   <MemberCard orgId={orgId} memberId={memberId} />
+ * </BridgeProvider>
+ */
+export function BridgeProvider(props: BridgeProviderProps) {
+  const { children, messages, theme = 'light', unstyled = false } = props;
+  // The latest callback, so that an inline function does not recreate the client.
+  const tokenRef = useRef(props.getSessionToken);
+  tokenRef.current = props.getSessionToken;
+  const client = useMemo(
+    () =>
+      props.client ??
+      createClient(
+        {
+          baseUrl: props.baseUrl ?? '',
+          getSessionToken: (options) => {
+            if (!tokenRef.current) throw new Error('`getSessionToken` is required');
+            return tokenRef.current(options);
+          },
+        },
+        props.fetch,
+      ),
+    [props.client, props.baseUrl, props.fetch],
+  );
+  const value = useMemo(
+    () => ({ client, messages: { ...defaultMessages, ...messages }, theme, unstyled }),
+    [client, messages, theme, unstyled],
+  );
+  return <BridgeContext.Provider value={value}>{children}</BridgeContext.Provider>;
+}
+
+/** The provider's value; `component` names the caller in the error thrown outside a provider. */
+export function useBridgeContext(component: string): BridgeContextValue {
+  const value = useContext(BridgeContext);
+  if (!value) throw new Error(`\`${component}\` must be used within \`BridgeProvider\``);
+  return value;
+}
+
+/**
+ * The client, strings and theme of the nearest `BridgeProvider`.
+ *
+ * @example
+ * const { client } = useBridge();
+ */
+export const useBridge = () => useBridgeContext('useBridge');

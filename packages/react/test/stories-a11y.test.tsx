@@ -1,0 +1,33 @@
+import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
+import axe from 'axe-core';
+import { describe, expect, it, vi } from 'vitest';
+import preview from '../../../.storybook/preview';
+import * as dataSourceForm from '../../../stories/data-source-form.stories';
+import * as memberCard from '../../../stories/member-card.stories';
+import * as orgPicker from '../../../stories/org-picker.stories';
+
+// Every story, rendered with the preview's decorators and its play function, must pass axe.
+setProjectAnnotations([preview]);
+// Play functions type into forms; jsdom is slow at that on a busy CI machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+// Storybook hands play functions a `userEvent` only where a clipboard exists; jsdom has none.
+if (!navigator.clipboard) {
+  Object.defineProperty(navigator, 'clipboard', { value: {}, configurable: true });
+}
+
+const files = { dataSourceForm, memberCard, orgPicker };
+
+describe.each(Object.entries(files))('%s stories', (_, file) => {
+  const stories = Object.entries(composeStories(file));
+
+  it.each(stories)('%s has no axe violations', async (_name, Story) => {
+    await Story.run();
+    // Let pending effects and fetches settle.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // `region` is a page-level rule; Storybook's a11y addon turns it off for stories too.
+    const { violations } = await axe.run(document.body, { rules: { region: { enabled: false } } });
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([]);
+  });
+});

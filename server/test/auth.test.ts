@@ -1,0 +1,244 @@
+import { ErrorBody, Timestamp } from '@bridgekit/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKeyForEmail } from '../src/domain/api-key-admin';
+import { hashApiKey } from '../src/domain/api-keys';
+import { listApiKeys, revokeApiKey } from '../src/store/api-keys';
+import { ENGINES, startBridge, type TestBridge } from './support/bridge';
+
+const DETAIL = 'Missing, invalid, revoked or expired credentials';
+const UNKNOWN_KEY = 'bk_key_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+describe.each(ENGINES)('authentication on %s', (engine) => {
+  let bridge: TestBridge;
+  let user: { key: string; userId: string; email: string };
+  let orgId: string;
+  let memberId: string;
+
+  beforeAll(async () => {
+    bridge = await startBridge(engine);
+    user = await bridge.newUser();
+    const org = await bridge.request('POST', '/api/public/organizations', {
+      key: user.key,
+      body: { name: 'Auth Org' },
+    });
+    orgId = org.body.data.id;
+    const members = await bridge.request('GET', `/api/public/organizations/${orgId}/members`, {
+      key: user.key,
+    });
+    memberId = members.body.data[0].id;
+  });
+  afterAll(() => bridge.stop());
+
+  it('accepts a valid key', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', { key: user.key });
+    expect(res.status).toBe(200);
+  });
+
+  it('accepts the scheme name in any case', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      headers: { authorization: `bearer ${user.key}` },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 without an Authorization header', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations');
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to Basic credentials', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      headers: { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` },
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to Basic credentials that carry a valid key', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      headers: { authorization: `Basic ${user.key}` },
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to "Bearer" with nothing after it', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      headers: { authorization: 'Bearer' },
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to "Bearer " with only spaces after it', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      headers: { authorization: 'Bearer    ' },
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to an unknown well-formed key', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', { key: UNKNOWN_KEY });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to a malformed key', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      key: 'bk_key_tooShort',
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to a valid key with one character changed', async () => {
+    const last = user.key.at(-1) === 'a' ? 'b' : 'a';
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      key: `${user.key.slice(0, -1)}${last}`,
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to the stored SHA-256 digest sent as the key', async () => {
+    const res = await bridge.request('GET', '/api/public/organizations', {
+      key: hashApiKey(user.key),
+    });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers 401 to a revoked key', async () => {
+    const created = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email },
+      new Date(),
+    );
+    const before = await bridge.request('GET', '/api/public/organizations', { key: created.key });
+    expect(before.status).toBe(200);
+    expect(await revokeApiKey(bridge.deps.store.db, created.id, new Date().toISOString())).toBe(
+      true,
+    );
+    const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it("keeps the user's other keys working after one is revoked", async () => {
+    const doomed = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email },
+      new Date(),
+    );
+    await revokeApiKey(bridge.deps.store.db, doomed.id, new Date().toISOString());
+    const res = await bridge.request('GET', '/api/public/organizations', { key: user.key });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 to an expired key', async () => {
+    const created = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email, expiresAt: new Date(Date.now() - 1000) },
+      new Date(Date.now() - 60_000),
+    );
+    const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
+    expect(res.status).toBe(401);
+    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('accepts a key whose expiry is in the future', async () => {
+    const created = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email, expiresAt: new Date(Date.now() + 3_600_000) },
+      new Date(),
+    );
+    const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
+    expect(res.status).toBe(200);
+  });
+
+  it('sets lastUsedAt after a key is used', async () => {
+    const created = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email },
+      new Date(),
+    );
+    const row = async () =>
+      (await listApiKeys(bridge.deps.store.db, user.userId)).find((k) => k.id === created.id);
+    expect((await row())?.lastUsedAt).toBeNull();
+    const before = Date.now();
+    await bridge.request('GET', '/api/public/organizations', { key: created.key });
+    const lastUsedAt = (await row())?.lastUsedAt;
+    expect(Timestamp.parse(lastUsedAt)).toBe(lastUsedAt);
+    expect(Date.parse(lastUsedAt!)).toBeGreaterThanOrEqual(before - 5);
+    expect(Date.parse(lastUsedAt!)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('does not set lastUsedAt when a revoked key is tried', async () => {
+    const created = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email },
+      new Date(),
+    );
+    await revokeApiKey(bridge.deps.store.db, created.id, new Date().toISOString());
+    await bridge.request('GET', '/api/public/organizations', { key: created.key });
+    const rows = await listApiKeys(bridge.deps.store.db, user.userId);
+    expect(rows.find((k) => k.id === created.id)?.lastUsedAt).toBeNull();
+  });
+
+  it('stores only the digest and the last 4 characters of a key', async () => {
+    const created = await createApiKeyForEmail(
+      bridge.deps.store.db,
+      { email: user.email },
+      new Date(),
+    );
+    const row = await bridge.deps.store.db
+      .selectFrom('apiKeys')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(row.keyHash).toBe(hashApiKey(created.key));
+    expect(row.hint).toBe(created.key.slice(-4));
+    expect(JSON.stringify(row)).not.toContain(created.key.slice(7));
+  });
+
+  it('answers 401 before looking at the body', async () => {
+    const res = await bridge.request('POST', '/api/public/organizations', {
+      rawBody: 'not json',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  describe('every endpoint needs a key', () => {
+    it.each([
+      ['GET', '/api/public/organizations'],
+      ['POST', '/api/public/organizations'],
+      ['GET', '/api/public/organizations/{orgId}'],
+      ['GET', '/api/public/organizations/{orgId}/members'],
+      ['POST', '/api/public/organizations/{orgId}/members'],
+      ['GET', '/api/public/organizations/{orgId}/members/{id}'],
+    ])('%s %s answers 401 without a key', async (method, path) => {
+      const url = path.replace('{orgId}', orgId).replace('{id}', memberId);
+      const res = await bridge.request(method, url, {
+        body: method === 'POST' ? {} : undefined,
+      });
+      expect(res.status).toBe(401);
+      expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    });
+  });
+});

@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+import { loadSecrets } from '../src/domain/keys';
+import { createLogger } from '../src/log';
+
+const silent = createLogger('silent');
+
+describe('loadConfig', () => {
+  it('defaults PORT to 4000', () => {
+    expect(loadConfig({}).port).toBe(4000);
+  });
+
+  it('defaults the data dir to ./.data, resolved to an absolute path', () => {
+    const config = loadConfig({});
+    expect(config.dataDir).toBe(path.resolve('.data'));
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+  });
+
+  it('resolves a relative BRIDGE_DATA_DIR', () => {
+    expect(loadConfig({ BRIDGE_DATA_DIR: 'some/dir' }).dataDir).toBe(path.resolve('some/dir'));
+  });
+
+  it('defaults to development', () => {
+    expect(loadConfig({}).env).toBe('development');
+  });
+
+  it('allows private networks by default in development', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).allowPrivateNetworks).toBe(true);
+  });
+
+  it('refuses private networks by default in production', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).allowPrivateNetworks).toBe(false);
+  });
+
+  it('lets BRIDGE_ALLOW_PRIVATE_NETWORKS override the default', () => {
+    const config = loadConfig({ NODE_ENV: 'production', BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true' });
+    expect(config.allowPrivateNetworks).toBe(true);
+  });
+
+  it('defaults the body limit to 100 kB', () => {
+    expect(loadConfig({}).bodyLimitBytes).toBe(100_000);
+  });
+
+  it('uses the store of DATABASE_URL when set', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).port).toBe(4000);
+  });
+
+  it('returns a frozen object', () => {
+    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+
+  it('reads PORT', () => {
+    expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['BRIDGE_SECRET_KEY', 'short'],
+    ['NODE_ENV', 'staging'],
+    ['BRIDGE_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+  ])('names %s=%s in the error', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));
+  });
+
+  it('names every bad variable at once', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/\bPORT\b/);
+    expect(message).toMatch(/\bLOG_LEVEL\b/);
+  });
+
+  it('never puts the value of a bad secret in the message', () => {
+    const value = 'not-a-real-key-but-still-secret';
+    expect(() => loadConfig({ BRIDGE_SECRET_KEY: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ BRIDGE_SECRET_KEY: value });
+    } catch (err) {
+      expect((err as Error).message).not.toContain(value);
+    }
+  });
+});
+
+describe('loadSecrets', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-config-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops a production start without BRIDGE_SECRET_KEY, naming it', () => {
+    const config = loadConfig({ NODE_ENV: 'production', BRIDGE_DATA_DIR: tempDir() });
+    expect(() => loadSecrets(config, silent)).toThrow(ConfigError);
+    expect(() => loadSecrets(config, silent)).toThrow(/BRIDGE_SECRET_KEY/);
+  });
+
+  it('stops a production start without BRIDGE_SESSION_SECRET, naming it', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      BRIDGE_DATA_DIR: tempDir(),
+      BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+    });
+    expect(() => loadSecrets(config, silent)).toThrow(/BRIDGE_SESSION_SECRET/);
+  });
+
+  it('writes no key file in production', () => {
+    const dir = tempDir();
+    const config = loadConfig({ NODE_ENV: 'production', BRIDGE_DATA_DIR: dir });
+    expect(() => loadSecrets(config, silent)).toThrow();
+    expect(fs.existsSync(path.join(dir, 'secret.key'))).toBe(false);
+  });
+
+  it('generates secret.key with mode 0600 in development', () => {
+    const dir = tempDir();
+    loadSecrets(loadConfig({ NODE_ENV: 'development', BRIDGE_DATA_DIR: dir }), silent);
+    const file = path.join(dir, 'secret.key');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64')).toHaveLength(32);
+  });
+
+  it('generates session.key with mode 0600 in development', () => {
+    const dir = tempDir();
+    loadSecrets(loadConfig({ NODE_ENV: 'development', BRIDGE_DATA_DIR: dir }), silent);
+    expect(fs.statSync(path.join(dir, 'session.key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('reuses the generated key on the next start', () => {
+    const dir = tempDir();
+    const config = loadConfig({ NODE_ENV: 'development', BRIDGE_DATA_DIR: dir });
+    const first = loadSecrets(config, silent);
+    const sealed = first.secretBox.seal('value', 'rec_1', 'field');
+    const second = loadSecrets(config, silent);
+    expect(second.secretBox.open(sealed, 'rec_1', 'field')).toBe('value');
+  });
+
+  it('uses BRIDGE_SECRET_KEY instead of a file when set', () => {
+    const dir = tempDir();
+    loadSecrets(
+      loadConfig({
+        NODE_ENV: 'development',
+        BRIDGE_DATA_DIR: dir,
+        BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+      }),
+      silent,
+    );
+    expect(fs.existsSync(path.join(dir, 'secret.key'))).toBe(false);
+  });
+});

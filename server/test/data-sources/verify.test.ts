@@ -1,0 +1,133 @@
+import { ErrorBody } from '@bridgekit/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+
+let cluster: PgCluster;
+
+beforeAll(async () => {
+  cluster = await startPgCluster({ ssl: true, auth: 'scram-sha-256' });
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const rightBody = () => ({
+  dialect: 'POSTGRES',
+  host: cluster.host,
+  port: cluster.port,
+  username: cluster.user,
+  password: cluster.password,
+  databaseName: cluster.database,
+});
+const WRONG_PASSWORD = 'pw-WRONG-verify-5m2x';
+
+describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
+  let bridge: TestBridge;
+  let admin: { key: string };
+  let member: { key: string };
+  let orgId: string;
+  const base = () => `/api/public/organizations/${orgId}/data-sources`;
+  const verify = (body: unknown, key = admin.key) =>
+    bridge.request('POST', `${base()}/verify`, { key, body });
+
+  beforeAll(async () => {
+    bridge = await startBridge(engine);
+    admin = await bridge.newUser();
+    orgId = (
+      await bridge.request('POST', '/api/public/organizations', {
+        key: admin.key,
+        body: { name: 'Verify Org' },
+      })
+    ).body.data.id;
+    const email = `verify-member-${engine}@example.com`;
+    await bridge.request('POST', `/api/public/organizations/${orgId}/members`, {
+      key: admin.key,
+      body: { email, role: 'MEMBER' },
+    });
+    member = await bridge.newUser(email);
+    await bridge.request('POST', base(), {
+      key: admin.key,
+      body: { dialect: 'POSTGRES', displayName: 'Existing', host: 'h.example.com', username: 'u' },
+    });
+  });
+  afterAll(() => bridge.stop());
+
+  it('answers 200 {data:{success:true}} for the right password (TLS by default)', async () => {
+    const res = await verify(rightBody());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { success: true } });
+  });
+
+  it('answers 422 VerificationFailed on username and password for a wrong password', async () => {
+    const res = await verify({ ...rightBody(), password: WRONG_PASSWORD });
+    expect(res.status).toBe(422);
+    const error = ErrorBody.parse(res.body).error;
+    expect(error.title).toBe('VerificationFailed');
+    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(['password', 'username']);
+  });
+
+  it('answers 422 on databaseName for a database that does not exist', async () => {
+    const res = await verify({ ...rightBody(), databaseName: 'no_such_database' });
+    expect(res.status).toBe(422);
+    const error = ErrorBody.parse(res.body).error;
+    expect(error.title).toBe('VerificationFailed');
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(['databaseName']);
+  });
+
+  it('answers 422 on port when the connection is refused', async () => {
+    const res = await verify({ ...rightBody(), port: await freePort() });
+    expect(res.status).toBe(422);
+    const error = ErrorBody.parse(res.body).error;
+    expect(error.title).toBe('VerificationFailed');
+    expect(Object.keys(error.fieldErrors ?? {})).toEqual(['port']);
+  });
+
+  it('answers 400 ValidationError on dialect when dialect is missing', async () => {
+    const { dialect: _, ...body } = rightBody();
+    const res = await verify(body);
+    expect(res.status).toBe(400);
+    const error = ErrorBody.parse(res.body).error;
+    expect(error.title).toBe('ValidationError');
+    expect(error.fieldErrors).toHaveProperty('dialect');
+  });
+
+  it('answers 400 ValidationError on an unknown field (displayName is not a verify field)', async () => {
+    const res = await verify({ ...rightBody(), displayName: 'Not here' });
+    expect(res.status).toBe(400);
+    expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+    expect(res.body.error.fieldErrors).toHaveProperty('displayName');
+  });
+
+  it('answers 400 on port for port 65536, without connecting', async () => {
+    const res = await verify({ ...rightBody(), port: 65536 });
+    expect(res.status).toBe(400);
+    expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+    expect(Object.keys(res.body.error.fieldErrors)).toEqual(['port']);
+  });
+
+  it('answers 403 Forbidden to a MEMBER', async () => {
+    const res = await verify(rightBody(), member.key);
+    expect(res.status).toBe(403);
+    expect(ErrorBody.parse(res.body).error.title).toBe('Forbidden');
+  });
+
+  it('creates and changes nothing (the list stays the same)', async () => {
+    const before = await bridge.request('GET', base(), { key: admin.key });
+    await verify(rightBody());
+    await verify({ ...rightBody(), password: WRONG_PASSWORD });
+    const after = await bridge.request('GET', base(), { key: admin.key });
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('puts neither password in the failure response nor in any log line', async () => {
+    const res = await verify({ ...rightBody(), password: WRONG_PASSWORD });
+    expect(res.status).toBe(422);
+    const logs = bridge.logs.join('\n');
+    for (const secret of [WRONG_PASSWORD, cluster.password]) {
+      expect(res.text).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
+  });
+});

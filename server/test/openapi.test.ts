@@ -1,0 +1,100 @@
+import { buildOpenApiDocument, routes } from '@bridgekit/contract';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { startBridge, type TestBridge } from './support/bridge';
+
+interface RouterLayer {
+  route?: { path: string | string[]; methods: Record<string, boolean> };
+  handle?: { stack?: RouterLayer[] };
+}
+
+/** Every (METHOD, path) an Express 5 app serves, `:param` written as `{param}`. */
+function servedRoutes(stack: RouterLayer[]): string[] {
+  const out: string[] = [];
+  for (const layer of stack) {
+    if (layer.route) {
+      const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+      for (const path of paths) {
+        for (const [method, on] of Object.entries(layer.route.methods)) {
+          if (on) out.push(`${method.toUpperCase()} ${path.replace(/:(\w+)/g, '{$1}')}`);
+        }
+      }
+    } else if (layer.handle?.stack) {
+      out.push(...servedRoutes(layer.handle.stack));
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  let bridge: TestBridge;
+  // biome-ignore lint/suspicious/noExplicitAny: the served document is checked by the validator.
+  let doc: any;
+  let served: Set<string>;
+  let documented: Set<string>;
+
+  beforeAll(async () => {
+    bridge = await startBridge('sqlite');
+    doc = (await bridge.request('GET', '/api/public/openapi.json')).body;
+    const app = createApp(bridge.deps) as unknown as { router: { stack: RouterLayer[] } };
+    served = new Set(servedRoutes(app.router.stack));
+    documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+        Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+  });
+  afterAll(() => bridge.stop());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    if (!result.valid) console.error(JSON.stringify(result.errors, null, 2));
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('is the document built from the route table', () => {
+    expect(doc).toEqual(buildOpenApiDocument());
+  });
+
+  it('documents exactly the routes of the route table', () => {
+    const table = new Set(Object.values(routes).map((r) => `${r.method.toUpperCase()} ${r.path}`));
+    expect([...documented].sort()).toEqual([...table].sort());
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)
+      .flatMap((ops) => Object.values(ops))
+      .map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('finds routes by walking the Express router', () => {
+    expect(served).toContain('GET /api/public/organizations/{orgId}/members/{id}');
+    expect(served).toContain('POST /api/public/organizations');
+  });
+
+  it('would notice a route added outside the route table', () => {
+    const app = createApp(bridge.deps);
+    app.get('/undocumented/:thing', (_req, res) => {
+      res.end();
+    });
+    const walked = servedRoutes(
+      (app as unknown as { router: { stack: RouterLayer[] } }).router.stack,
+    );
+    expect(walked).toContain('GET /undocumented/{thing}');
+    expect(documented.has('GET /undocumented/{thing}')).toBe(false);
+  });
+
+  it('documents every route the app serves', () => {
+    const undocumented = [...served].filter((r) => !documented.has(r));
+    expect(undocumented).toEqual([]);
+  });
+
+  it('serves every route the document lists', () => {
+    const unserved = [...documented].filter((r) => !served.has(r));
+    expect(unserved).toEqual([]);
+  });
+});
