@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { newId } from '../domain/ids';
 import { normalizeEmail } from '../domain/members';
 import { ApiError } from '../http/api-error';
-import { findMemberByUser, type MemberWithUser } from '../store/members';
+import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import { ensureUser } from '../store/users';
 import { verifySsoToken } from './token';
@@ -49,12 +49,18 @@ export async function provisionMember(
   org: OrganizationRow,
   claims: SsoClaims,
 ): Promise<MemberWithUser> {
+  const email = normalizeEmail(claims.email);
+  // Returning members (the common case) need no write unless their groups changed.
+  const existing = await findMemberByEmail(deps.store.db, org.id, email);
+  const groups = claims.groups ? JSON.stringify(claims.groups) : null;
+  if (existing && (groups === null || existing.groups === groups)) return existing;
+
   const at = deps.now().toISOString();
   const fullName = [claims.firstName, claims.lastName].filter(Boolean).join(' ') || null;
   return deps.store.db.transaction().execute(async (tx) => {
     const { user } = await ensureUser(tx, {
       id: newId('usr'),
-      email: normalizeEmail(claims.email),
+      email,
       fullName,
       firstName: claims.firstName ?? null,
       lastName: claims.lastName ?? null,

@@ -60,6 +60,14 @@ export const findMemberByUser = (
     .where('m.userId', '=', userId)
     .executeTakeFirst();
 
+/** The membership of the user with this (normalized) email, with its stored groups. */
+export const findMemberByEmail = (db: Db, orgId: string, email: string) =>
+  withUser(db)
+    .select('m.groups')
+    .where('m.organizationId', '=', orgId)
+    .where('u.email', '=', email)
+    .executeTakeFirst();
+
 export function listMembers(
   db: Db,
   orgId: string,
