@@ -5,7 +5,9 @@ import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'ky
 import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { migrateToLatest } from './migrations';
+import { preparedStatements } from './pg-prepared';
 import type { Database } from './schema';
+import { cachedSqlite } from './sqlite-cached';
 
 const pgModule = lazy<typeof Pg>('pg');
 
@@ -45,9 +47,13 @@ export function openStore(options: StoreOptions): Store {
     });
     // A broken idle connection must not crash the process; the next query reports it.
     pool.on('error', () => {});
+    // pg-pool listens for errors only on idle clients: a checked-out one that the server drops
+    // between two queries (shutdown, restart) would emit an unhandled 'error' and kill the
+    // process. Its pending queries fail anyway, and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     pgPool = pool;
     db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
       plugins: [new CamelCasePlugin()],
     });
   } else {
@@ -59,7 +65,7 @@ export function openStore(options: StoreOptions): Store {
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
     db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(file) }),
+      dialect: new SqliteDialect({ database: cachedSqlite(file) }),
       plugins: [new CamelCasePlugin()],
     });
   }
@@ -72,26 +78,6 @@ export function openStore(options: StoreOptions): Store {
     },
     migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
     close: () => db.destroy(),
-  };
-}
-
-/**
- * Kysely prepares every query anew; the bridge runs a small fixed set of statements, so
- * prepared statements are kept by SQL text (bounded, least recently added evicted first).
- */
-function withStatementCache(file: SQLite.Database, max = 200) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => file.close(),
-    prepare(sqlText: string) {
-      let stmt = cache.get(sqlText);
-      if (!stmt) {
-        stmt = file.prepare(sqlText);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
-        cache.set(sqlText, stmt);
-      }
-      return stmt;
-    },
   };
 }
 
@@ -135,6 +121,15 @@ export function isStoreUnavailable(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => e.message === m);
+}
+
+/**
+ * True when PostgreSQL refused text it can't store (U+0000: 22021; untranslatable: 22P05). Input
+ * validation refuses U+0000 first; this is the net for any path it does not cover.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
 }
 
 /** True for a unique-constraint violation on either engine. */

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type Pg from 'pg';
+
+const PREPARED = Symbol('bk.prepared');
+type Query = (text: unknown, ...rest: unknown[]) => Promise<unknown>;
+
+/**
+ * Runs every query Kysely sends as a named prepared statement, so PostgreSQL parses and plans
+ * each distinct SQL text once per connection. Kysely generates a small fixed set of texts
+ * (values travel as parameters), so the per-connection set stays small.
+ */
+export function preparedStatements(pool: Pg.Pool): {
+  connect(): Promise<Pg.PoolClient>;
+  end(): Promise<void>;
+} {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `bk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return {
+    end: () => pool.end(),
+    connect: async () => {
+      const client = (await pool.connect()) as Pg.PoolClient & { [PREPARED]?: true };
+      if (!client[PREPARED]) {
+        const query = client.query.bind(client) as Query;
+        // Only Kysely's promise-style (text, values) calls are named; other users of the pool
+        // (the rate limiter passes a callback) go through untouched.
+        (client as unknown as { query: Query }).query = (text, ...rest) =>
+          typeof text === 'string' && rest.length <= 1 && typeof rest[0] !== 'function'
+            ? query({ name: nameOf(text), text, values: rest[0] })
+            : query(text, ...rest);
+        client[PREPARED] = true;
+      }
+      return client;
+    },
+  };
+}
