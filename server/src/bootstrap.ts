@@ -36,12 +36,22 @@ export async function bootstrap(
       await redis.quit().catch(() => redis.disconnect());
     };
   }
-  // Shared counters when several instances may run (Redis, else PostgreSQL); memory on SQLite.
-  const backend: LimiterBackend = redis
-    ? { kind: 'redis', client: redis }
-    : store.pgPool
-      ? { kind: 'postgres', pool: store.pgPool }
-      : { kind: 'memory' };
+  // auto: shared counters when several instances may run (Redis, else PostgreSQL); memory on
+  // SQLite, which is one process. An operator running one PostgreSQL instance may pick memory.
+  const choice =
+    config.rateLimitStore === 'auto'
+      ? redis
+        ? 'redis'
+        : store.pgPool
+          ? 'store'
+          : 'memory'
+      : config.rateLimitStore;
+  const backend: LimiterBackend =
+    choice === 'redis' && redis
+      ? { kind: 'redis', client: redis }
+      : choice === 'store' && store.pgPool
+        ? { kind: 'postgres', pool: store.pgPool }
+        : { kind: 'memory' };
   const limits = {
     api: createLimiter({ name: 'api', perMinute: config.rateLimitPerMinute, backend }),
     verify: createLimiter({ name: 'verify', perMinute: config.verifyRateLimitPerMinute, backend }),

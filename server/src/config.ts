@@ -36,6 +36,7 @@ const Env = z.object({
   BRIDGE_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(600),
   BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(30),
   BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(300),
+  BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, { error: 'must be a redis:// URL' })
@@ -61,6 +62,7 @@ export type Config = Readonly<{
   rateLimitPerMinute: number;
   verifyRateLimitPerMinute: number;
   ssoRateLimitPerMinute: number;
+  rateLimitStore: 'auto' | 'memory' | 'store' | 'redis';
   redisUrl: string | undefined;
 }>;
 
@@ -78,6 +80,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.BRIDGE_RATE_LIMIT_STORE === 'redis' && !e.REDIS_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BRIDGE_RATE_LIMIT_STORE: redis needs REDIS_URL',
+    );
+  }
+  if (e.BRIDGE_RATE_LIMIT_STORE === 'store' && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BRIDGE_RATE_LIMIT_STORE: store needs DATABASE_URL (SQLite is one process: use memory)',
+    );
+  }
   const production = e.NODE_ENV === 'production';
   return Object.freeze({
     env: e.NODE_ENV,
@@ -98,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.BRIDGE_RATE_LIMIT_PER_MINUTE,
     verifyRateLimitPerMinute: e.BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE,
     ssoRateLimitPerMinute: e.BRIDGE_SSO_RATE_LIMIT_PER_MINUTE,
+    rateLimitStore: e.BRIDGE_RATE_LIMIT_STORE,
     redisUrl: e.REDIS_URL,
   });
 }
