@@ -53,6 +53,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(4000);
   });
 
+  it('defaults the rate-limit store to auto', () => {
+    expect(loadConfig({}).rateLimitStore).toBe('auto');
+  });
+
+  it('refuses BRIDGE_RATE_LIMIT_STORE=redis without REDIS_URL, naming the variable', () => {
+    expect(() => loadConfig({ BRIDGE_RATE_LIMIT_STORE: 'redis' })).toThrow(
+      /BRIDGE_RATE_LIMIT_STORE: redis needs REDIS_URL/,
+    );
+  });
+
+  it('refuses BRIDGE_RATE_LIMIT_STORE=store on SQLite, naming the variable', () => {
+    expect(() => loadConfig({ BRIDGE_RATE_LIMIT_STORE: 'store' })).toThrow(
+      /BRIDGE_RATE_LIMIT_STORE: store needs DATABASE_URL/,
+    );
+  });
+
+  it('refuses an unknown BRIDGE_RATE_LIMIT_STORE', () => {
+    expect(() => loadConfig({ BRIDGE_RATE_LIMIT_STORE: 'disk' })).toThrow(ConfigError);
+  });
+
   it('returns a frozen object', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
