@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import './http/types';
 import type { Deps } from './deps';
@@ -12,6 +13,11 @@ import { memberRoutes } from './routes/members';
 import { organizationRoutes } from './routes/organizations';
 import { serviceRoutes } from './routes/service';
 import { ssoRoutes } from './routes/sso';
+
+// The kit's full-embed bundle (`npm run build:embed`): the same path from src/app.ts and dist/main.js.
+const EMBED_ASSETS_DIR = fileURLToPath(
+  new URL('../../packages/react/dist/embed/', import.meta.url),
+);
 
 /** The bridge as an Express app that does not listen: main.ts and tests both use it. */
 export function createApp(deps: Deps): Express {
@@ -29,7 +35,7 @@ export function createApp(deps: Deps): Express {
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
   ssoRoutes(router, deps, mw);
-  embedRoutes(router, deps);
+  embedRoutes(router, deps, { assetsDir: EMBED_ASSETS_DIR });
   app.use(router);
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -59,6 +59,12 @@ const successResponse = (route: RouteDef): JsonSchema => {
   if (route.status === 302) return { description: 'Redirect to the embed page' };
   if (route.contentType === 'text/html')
     return { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
+  if (Array.isArray(route.contentType)) {
+    const content = Object.fromEntries(
+      route.contentType.map((type) => [type, { schema: { type: 'string' } }]),
+    );
+    return { description: 'Static file', content };
+  }
   return {
     description: 'Success',
     content: {

@@ -19,6 +19,7 @@ import {
 import { EmbedSession, SsoBrowserQuery, SsoExchangeBody, SsoSession } from './sso';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+export type StaticContentType = 'text/javascript' | 'text/css';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -31,10 +32,11 @@ export interface RouteDef {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** Success status and body. An HTML or redirect route has no JSON response schema. */
+  /** Success status and body. An HTML, static-file or redirect route has no JSON response schema. */
   status: number;
   response?: z.ZodType;
-  contentType?: 'application/json' | 'text/html';
+  /** What a non-JSON route answers; a static-file route lists each type it serves. */
+  contentType?: 'application/json' | 'text/html' | readonly StaticContentType[];
   /** Error titles this route can answer with (besides InternalError). */
   errors: ErrorTitle[];
 }
@@ -239,6 +241,18 @@ export const routes = {
     status: 200,
     response: dataOf(EmbedSession),
     errors: ['Unauthorized', 'Forbidden'],
+  },
+  embedAsset: {
+    method: 'get',
+    path: '/embed/assets/{file}',
+    summary:
+      "The full-embed page's script and stylesheet, built from the React kit (`npm run build:embed`)",
+    tag: 'Embed',
+    auth: 'none',
+    params: z.strictObject({ file: z.enum(['embed.js', 'embed.css']) }),
+    status: 200,
+    contentType: ['text/javascript', 'text/css'],
+    errors: ['NotFound'],
   },
   openApi: {
     method: 'get',

@@ -10,10 +10,12 @@ const EXPOSED =
   'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
 const PATTERNS_TTL_MS = 5000;
 
-// Bad %-encoding is the client's error (the router answers 400), never a 500 from here.
+// Bad %-encoding is the client's error (the router answers 400), never a 500 from here; nor is
+// a U+0000 that PostgreSQL can't compare (no id holds one: the route answers 404).
 function decodePathSegment(segment: string): string | undefined {
   try {
-    return decodeURIComponent(segment);
+    const decoded = decodeURIComponent(segment);
+    return decoded.includes('\u0000') ? undefined : decoded;
   } catch {
     return undefined;
   }
@@ -58,6 +60,9 @@ export function cors(deps: Deps) {
     res.append('Vary', 'Origin');
     const origin = req.get('origin');
     if (!origin || !req.path.startsWith('/api/')) return next();
+    // The bridge's own pages (full embed) are not cross-origin: browsers send Origin on
+    // same-origin POSTs too, and Sec-Fetch-Site is set by the browser, never by the page.
+    if (req.get('sec-fetch-site') === 'same-origin') return next();
     const preflight = req.method === 'OPTIONS';
     const pathOrg = ORG_PATH.exec(req.path)?.[1];
     const bearer = /^Bearer (\S+)$/.exec(req.get('authorization') ?? '')?.[1];

@@ -4,35 +4,55 @@ const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
+const INLINE_STYLE = `<style>body{font:15px/1.5 system-ui,sans-serif;margin:0;padding:1.5rem;color:#1f2328;background:#fff}
+@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}}h1{font-size:1.2rem}</style>`;
+
+/** The embed bundle's files, as URLs; pages under the embed CSP (`style-src 'self'`) use them. */
+export interface PageAssets {
+  script?: string;
+  stylesheet?: string;
+}
+
 const shell = (
   title: string,
   body: string,
+  assets?: PageAssets,
 ) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;margin:0;padding:1.5rem;color:#1f2328;background:#fff}
-@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}}h1{font-size:1.2rem}</style>
+${assets ? (assets.stylesheet ? `<link rel="stylesheet" href="${escapeHtml(assets.stylesheet)}">` : '') : INLINE_STYLE}
 </head><body>${body}</body></html>`;
 
-/** A small page for full-embed errors, shown inside the host's iframe. */
-export function renderMessagePage(title: string, detail: string): string {
+/**
+ * A small page for full-embed errors, shown inside the host's iframe. Without `assets` it
+ * inlines its style; with them (under the embed page's CSP) it links the bundle's stylesheet.
+ */
+export function renderMessagePage(title: string, detail: string, assets?: PageAssets): string {
   return shell(
     title,
     `<main role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></main>`,
+    assets,
   );
 }
 
-/** The full-embed page shell; the kit's bundle (when built) mounts into #bridgekit-root. */
+/** The full-embed page shell; the kit's bundle (when built) replaces #bridgekit-root's content. */
 export function renderEmbedPage(input: {
   orgName: string;
   orgId: string;
   memberId: string;
-  script?: string;
+  assets: PageAssets;
 }): string {
-  const data = escapeHtml(JSON.stringify({ orgId: input.orgId, memberId: input.memberId }));
+  const { script } = input.assets;
+  const data = escapeHtml(
+    JSON.stringify({ orgId: input.orgId, memberId: input.memberId, orgName: input.orgName }),
+  );
+  const status = script
+    ? '<p role="status">Loading…</p>'
+    : '<p role="alert">This page cannot be shown: its app is not built. Run <code>npm run build:embed</code> on the bridge.</p>';
   return shell(
     input.orgName,
-    `<main id="bridgekit-root" data-embed="${data}"><h1>${escapeHtml(input.orgName)}</h1></main>${
-      input.script ? `<script type="module" src="${escapeHtml(input.script)}"></script>` : ''
+    `<div id="bridgekit-root" data-embed="${data}"><main><h1>${escapeHtml(input.orgName)}</h1>${status}</main></div>${
+      script ? `<script type="module" src="${escapeHtml(script)}"></script>` : ''
     }`,
+    input.assets,
   );
 }

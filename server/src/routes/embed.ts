@@ -1,5 +1,7 @@
-import { routes } from '@bridgekit/contract';
-import type { Request, Response, Router } from 'express';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { expressPath, routes } from '@bridgekit/contract';
+import type { NextFunction, Request, Response, Router } from 'express';
 import { decodeJwt } from 'jose';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/api-error';
@@ -7,50 +9,109 @@ import { readCookie, SESSION_COOKIE } from '../http/cookies';
 import { mountJson } from '../http/route';
 import { frameAncestors } from '../sso/origins';
 import { findOrganizationById, findOrganizationBySlug } from '../store/organizations';
-import { renderEmbedPage, renderMessagePage } from './embed-page';
+import { type PageAssets, renderEmbedPage, renderMessagePage } from './embed-page';
 
+// No inline script or style anywhere on the page: the kit's bundle is served from 'self'.
 const csp = (ancestors: string) =>
-  `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors ${ancestors}`;
+  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
 
-export function embedRoutes(router: Router, deps: Deps, options: { script?: string } = {}) {
+type AssetFile = (typeof routes.embedAsset.params.shape.file.options)[number];
+const ASSET_TYPES: Record<AssetFile, string> = {
+  'embed.js': 'text/javascript; charset=utf-8',
+  'embed.css': 'text/css; charset=utf-8',
+};
+const isAssetFile = (file: string): file is AssetFile => Object.hasOwn(ASSET_TYPES, file);
+const assetUrl = (file: AssetFile) => expressPath(routes.embedAsset.path).replace(':file', file);
+
+export interface EmbedOptions {
+  /** Directory of the kit's embed bundle (`npm run build:embed`); unset or unbuilt → the page says so. */
+  assetsDir?: string;
+}
+
+export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
+  const { assetsDir } = options;
+
+  // Checked per request, so a bundle built while the bridge runs is picked up.
+  async function builtAssets(): Promise<PageAssets> {
+    if (!assetsDir) return {};
+    const exists = (file: AssetFile) =>
+      access(path.join(assetsDir, file)).then(
+        () => assetUrl(file),
+        () => undefined,
+      );
+    const [script, stylesheet] = await Promise.all([exists('embed.js'), exists('embed.css')]);
+    return script ? { script, stylesheet } : {};
+  }
+
   router.get(
-    routes.embedPage.path.replace('{slug}', ':slug'),
-    async (req: Request, res: Response) => {
-      const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
-      const ancestors = org
-        ? frameAncestors(JSON.parse(org.embedAllowedOrigins) as string[])
-        : "'none'";
-      res.setHeader('Content-Security-Policy', csp(ancestors));
-      res.setHeader('Cache-Control', 'no-store');
-      if (!org?.fullEmbedEnabled) {
-        res.status(404).type('html').send(renderMessagePage('NotFound', 'No such embed page'));
-        return;
-      }
-      const token = readCookie(req.get('cookie'), SESSION_COOKIE);
-      const session = token ? await deps.sessions.verify(token) : null;
-      if (!session || session.orgId !== org.id) {
-        res
-          .status(401)
-          .setHeader('WWW-Authenticate', 'Bearer')
-          .type('html')
-          .send(
-            renderMessagePage(
-              'Unauthorized',
-              'Your session has ended. Reload the page to sign in again.',
-            ),
-          );
-        return;
-      }
-      res.type('html').send(
-        renderEmbedPage({
-          orgName: org.name,
-          orgId: org.id,
-          memberId: session.memberId,
-          script: options.script,
-        }),
+    expressPath(routes.embedAsset.path),
+    (req: Request, res: Response, next: NextFunction) => {
+      const file = String(req.params.file);
+      // Only the allow-listed names ever reach the file system: no traversal, no other files.
+      if (!assetsDir || !isAssetFile(file)) throw new ApiError('NotFound', 'No such embed asset');
+      res.sendFile(
+        file,
+        {
+          root: assetsDir,
+          dotfiles: 'deny',
+          cacheControl: false,
+          headers: {
+            'Content-Type': ASSET_TYPES[file],
+            'X-Content-Type-Options': 'nosniff',
+            // Names are not hashed: revalidate (Last-Modified; the app turns ETags off) on every load.
+            'Cache-Control': 'no-cache',
+          },
+        },
+        (err?: Error & { status?: number }) => {
+          if (!err) return;
+          if (err.status === 404 && !res.headersSent) {
+            next(new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)'));
+          } else next(err);
+        },
       );
     },
   );
+
+  router.get(expressPath(routes.embedPage.path), async (req: Request, res: Response) => {
+    const assets = await builtAssets();
+    const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
+    const ancestors = org
+      ? frameAncestors(JSON.parse(org.embedAllowedOrigins) as string[])
+      : "'none'";
+    res.setHeader('Content-Security-Policy', csp(ancestors));
+    res.setHeader('Cache-Control', 'no-store');
+    if (!org?.fullEmbedEnabled) {
+      res
+        .status(404)
+        .type('html')
+        .send(renderMessagePage('NotFound', 'No such embed page', assets));
+      return;
+    }
+    const token = readCookie(req.get('cookie'), SESSION_COOKIE);
+    const session = token ? await deps.sessions.verify(token) : null;
+    if (!session || session.orgId !== org.id) {
+      res
+        .status(401)
+        .setHeader('WWW-Authenticate', 'Bearer')
+        .type('html')
+        .send(
+          renderMessagePage(
+            'Unauthorized',
+            'Your session has ended. Reload the page to sign in again.',
+            assets,
+          ),
+        );
+      return;
+    }
+    res.type('html').send(
+      renderEmbedPage({
+        orgName: org.name,
+        orgId: org.id,
+        memberId: session.memberId,
+        assets,
+      }),
+    );
+  });
 
   mountJson(router, routes.embedSession, {}, async ({ req }) => {
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vite';
+
+// The bridge's full-embed page as static files: dist/embed/embed.js and embed.css, React
+// included, fixed names (the bridge serves an allow-list of them; browsers revalidate them).
+export default defineConfig({
+  root: import.meta.dirname,
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: 'dist/embed',
+    emptyOutDir: true,
+    target: 'es2022',
+    modulePreload: false,
+    cssCodeSplit: false,
+    rolldownOptions: {
+      input: 'src/embed/main.tsx',
+      output: { entryFileNames: 'embed.js', assetFileNames: 'embed[extname]' },
+      // Radix marks its modules "use client"; that means nothing in a client-only bundle.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
+  },
+});
