@@ -9,3 +9,8 @@ export {
   type ExchangeSsoTokenOptions,
   exchangeSsoToken,
 } from './exchange-sso-token';
+export {
+  createProxyHandler,
+  DEFAULT_PROXY_ROUTES,
+  type ProxyHandlerOptions,
+} from './proxy-handler';
