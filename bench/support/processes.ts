@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { buildServer } from '../../server/build.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -61,7 +62,7 @@ export async function startBridgeProcess(
     LOG_LEVEL: 'info',
     ...extraEnv,
   };
-  await run(process.execPath, [path.join(root, 'server/build.mjs')]);
+  await buildServer();
   const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { isStoreUnavailable } from '../store/db';
+import { isStoreUnavailable, isUnstorableText } from '../store/db';
 import { ApiError } from './api-error';
 
 /** JSON 404 for every unknown route. */
@@ -31,6 +31,11 @@ function fromBodyParser(err: { type?: string; status?: number }): ApiError | und
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
   let apiError =
     err instanceof ApiError ? err : fromBodyParser(err as { type?: string; status?: number });
+  if (!apiError && isUnstorableText(err)) {
+    apiError = new ApiError('ValidationError', 'Text must not contain the NUL character (U+0000)', {
+      cause: err,
+    });
+  }
   if (!apiError && isStoreUnavailable(err)) {
     apiError = new ApiError('ServiceUnavailable', 'The store is unavailable; retry shortly', {
       cause: err,

@@ -1,24 +1,44 @@
 import type { FieldErrors } from '@bridgekit/contract';
 import type { z } from 'zod';
-import { ApiError } from './api-error';
+import { ApiError, notFound } from './api-error';
 
 const WHAT = { body: 'Request body', query: 'Query string', params: 'Path' } as const;
 
 /** zod issues → `fieldErrors` (dotted path → first message), unknown keys included. */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
   const out: FieldErrors = {};
+  // Own keys only, defined rather than assigned: a field named `constructor` or `__proto__`
+  // must get its entry, not find (or replace) the prototype's.
+  const put = (at: string, message: string) => {
+    if (!Object.hasOwn(out, at))
+      Object.defineProperty(out, at, { value: message, enumerable: true, writable: true });
+  };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        const at = [...issue.path, key].join('.');
-        out[at] ??= 'Unknown field';
-      }
+      for (const key of issue.keys) put([...issue.path, key].join('.'), 'Unknown field');
       continue;
     }
     if (issue.path.length === 0) continue;
-    const at = issue.path.join('.');
-    out[at] ??=
-      issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : issue.message;
+    put(
+      issue.path.join('.'),
+      issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : issue.message,
+    );
+  }
+  return out;
+}
+
+const NUL_MESSAGE = 'Must not contain the NUL character (U+0000)';
+
+/**
+ * Dotted paths of the strings holding U+0000 in validated input. PostgreSQL text can't store
+ * it (SQLSTATE 22021 would be a 500), and no field needs it, so both engines refuse it.
+ * Validated input is contract-shaped, so a shallow walk is enough.
+ */
+function nulFields(value: unknown, path: string[] = [], out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push(path.join('.'));
+  } else if (value && typeof value === 'object' && path.length < 8) {
+    for (const [key, v] of Object.entries(value)) nulFields(v, [...path, key], out);
   }
   return out;
 }
@@ -33,7 +53,18 @@ export function parseInput<S extends z.ZodType>(
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}), {
     reportInput: true,
   });
-  if (result.success) return result.data;
+  if (result.success) {
+    const nul = nulFields(result.data);
+    if (nul.length === 0) return result.data;
+    // A path id with U+0000 names nothing that can exist.
+    if (where === 'params') throw notFound();
+    const fieldErrors: FieldErrors = {};
+    for (const at of nul)
+      Object.defineProperty(fieldErrors, at, { value: NUL_MESSAGE, enumerable: true });
+    throw new ApiError('ValidationError', `${WHAT[where]} is invalid: ${nul.join(', ')}`, {
+      fieldErrors,
+    });
+  }
   const fieldErrors = toFieldErrors(result.error.issues);
   const fields = Object.keys(fieldErrors);
   if (fields.length === 0) {

@@ -21,6 +21,8 @@ export const invalidSsoToken = (reason: string) =>
     cause: new Error(`sso: ${reason}`),
   });
 
+const hasNul = (value: string | undefined) => value?.includes('\u0000') ?? false;
+
 /** Verifies a host-signed token and returns the organization it names. */
 export async function verifyHostToken(
   deps: Deps,
@@ -29,13 +31,23 @@ export async function verifyHostToken(
   let org: OrganizationRow | undefined;
   const result = await verifySsoToken(token, {
     findOrgSecret: async (orgId) => {
+      // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
+      if (hasNul(orgId)) return null;
       org = await findOrganizationById(deps.store.db, orgId);
       return org ? deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret') : null;
     },
-    consumeJti: (orgId, jti, expiresAt) => deps.replay.consume(orgId, jti, expiresAt),
+    consumeJti: async (orgId, jti, expiresAt) => {
+      if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');
+      return deps.replay.consume(orgId, jti, expiresAt);
+    },
     now: deps.now,
   });
   if (!result.ok || !org) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
+  const { firstName, lastName, groups } = result.claims;
+  // PostgreSQL text can't store U+0000: refused like any other bad claim, on both engines.
+  if ([firstName, lastName, ...(groups ?? [])].some(hasNul)) {
+    throw invalidSsoToken('invalid_claim:nul');
+  }
   return { org, claims: result.claims };
 }
 

@@ -1,0 +1,317 @@
+// `npm run soak [sqlite|postgres]`: a mixed workload of every public endpoint against a real bridge process, at 50
+// connections for 60 s on SQLite and then on PostgreSQL. Prints a markdown report; exits 1 when
+// a target is missed (zero 5xx, zero socket errors, RSS growth under 10%). Loopback only.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+import { createPgDatabase } from '../server/test/support/bridge';
+import {
+  type BridgeData,
+  type BridgeProcess,
+  createApiKey,
+  freePort,
+  newBridgeData,
+  removeBridgeData,
+  startBridgeProcess,
+} from '../test/support/processes';
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.SOAK_SECONDS ?? 60);
+// The same load first, unmeasured: a fresh process grows to its working set (heap, JIT, caches)
+// in its first ~20 s, which is not a leak. A 180 s run plateaus at that level.
+const WARMUP_S = Number(process.env.SOAK_WARMUP_SECONDS ?? 20);
+const WINDOW_S = 10;
+const RSS_TARGET = 0.1;
+const SSO_EMAILS = 500;
+
+type Step = {
+  name: string;
+  /** Statuses this step is meant to get. */
+  expect: number[];
+  onResponse?: (status: number, body: string, context: object) => void;
+} & Omit<autocannon.Request, 'onResponse'>;
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/** What `createSsoToken` makes, signed synchronously so each request gets its own jti. */
+function ssoToken(secret: string, orgId: string, email: string): string {
+  const iat = Math.floor(Date.now() / 1000);
+  const claims = { email, orgId, iat, exp: iat + 600, jti: randomUUID() };
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const signature = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
+  return `${HEADER}.${payload}.${signature}`;
+}
+
+const unique = () => randomBytes(6).toString('hex');
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function seed(bridge: BridgeProcess, data: BridgeData) {
+  const { key } = await createApiKey(data, 'soak@example.com');
+  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${bridge.url}${path}`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()).data;
+  };
+  const org = await post('/api/public/organizations?include=jwtSecret', { name: 'Soak' });
+  const member = await post(`/api/public/organizations/${org.id}/members`, {
+    email: 'soak-member@example.com',
+    role: 'MEMBER',
+  });
+  return { auth, orgId: org.id as string, jwtSecret: org.jwtSecret as string, memberId: member.id };
+}
+
+/** One pass over every endpoint; each connection loops over it. */
+function steps(world: Awaited<ReturnType<typeof seed>>, closedPort: number): Step[] {
+  const { auth, orgId, jwtSecret, memberId } = world;
+  const orgPath = `/api/public/organizations/${orgId}`;
+  const dsPath = (context: object) =>
+    `${orgPath}/data-sources/${(context as { dsId?: string }).dsId ?? 'ds_missing'}`;
+  return [
+    {
+      name: 'list organizations',
+      expect: [200],
+      method: 'GET',
+      path: '/api/public/organizations?limit=20',
+      headers: auth,
+    },
+    { name: 'get organization', expect: [200], method: 'GET', path: orgPath, headers: auth },
+    {
+      name: 'create organization',
+      expect: [201],
+      method: 'POST',
+      path: '/api/public/organizations',
+      headers: auth,
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `Soak ${unique()}` }) }),
+    },
+    {
+      name: 'list members',
+      expect: [200],
+      method: 'GET',
+      path: `${orgPath}/members?limit=20`,
+      headers: auth,
+    },
+    {
+      name: 'get member',
+      expect: [200],
+      method: 'GET',
+      path: `${orgPath}/members/${memberId}`,
+      headers: auth,
+    },
+    {
+      name: 'add member',
+      expect: [201],
+      method: 'POST',
+      path: `${orgPath}/members`,
+      headers: auth,
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({ email: `m-${unique()}@example.com`, role: 'MEMBER' }),
+      }),
+    },
+    {
+      name: 'list data sources',
+      expect: [200],
+      method: 'GET',
+      path: `${orgPath}/data-sources?limit=20`,
+      headers: auth,
+    },
+    {
+      name: 'create data source',
+      expect: [201],
+      method: 'POST',
+      path: `${orgPath}/data-sources`,
+      headers: auth,
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({
+          dialect: 'POSTGRES',
+          displayName: `Soak ${unique()}`,
+          host: 'db.example.com',
+          username: 'app',
+          password: 'soak-password',
+        }),
+      }),
+      onResponse: (status, body, context) => {
+        (context as { dsId?: string }).dsId = status === 201 ? JSON.parse(body).data.id : undefined;
+      },
+    },
+    {
+      name: 'get data source',
+      expect: [200],
+      method: 'GET',
+      headers: auth,
+      setupRequest: (req, context) => ({ ...req, path: dsPath(context) }),
+    },
+    {
+      name: 'update data source',
+      expect: [200],
+      method: 'PATCH',
+      headers: auth,
+      body: JSON.stringify({ description: 'soaked', port: 6543 }),
+      setupRequest: (req, context) => ({ ...req, path: dsPath(context) }),
+    },
+    {
+      name: 'delete data source',
+      expect: [200],
+      method: 'DELETE',
+      headers: auth,
+      setupRequest: (req, context) => ({ ...req, path: dsPath(context) }),
+    },
+    {
+      name: 'verify (refused port)',
+      expect: [422],
+      method: 'POST',
+      path: `${orgPath}/data-sources/verify`,
+      headers: auth,
+      body: JSON.stringify({
+        dialect: 'POSTGRES',
+        host: '127.0.0.1',
+        port: closedPort,
+        username: 'app',
+        password: 'soak-password',
+        sslEnabled: false,
+      }),
+    },
+    {
+      name: 'SSO exchange (fresh jti)',
+      expect: [200],
+      method: 'POST',
+      path: '/api/sso/jwt',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (req) => {
+        const email = `sso-${Math.floor(Math.random() * SSO_EMAILS)}@example.com`;
+        return { ...req, body: JSON.stringify({ jwt: ssoToken(jwtSecret, orgId, email) }) };
+      },
+    },
+  ];
+}
+
+interface EngineReport {
+  engine: string;
+  result: autocannon.Result;
+  byStep: Map<string, Map<number, number>>;
+  unexpected: number;
+  rssAfterWarmup: number;
+  rssFirst: number;
+  rssLast: number;
+  /** RSS (MB) at every 10 s mark. */
+  rssTimeline: number[];
+}
+
+async function soak(engine: 'sqlite' | 'postgres'): Promise<EngineReport> {
+  const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+  const data = newBridgeData(database?.url);
+  const bridge = await startBridgeProcess(data, {
+    LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'error',
+    BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+    BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: '1000000',
+    BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
+    BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+  });
+  try {
+    const world = await seed(bridge, data);
+    const plan = steps(world, await freePort());
+    const byStep = new Map(plan.map((s) => [s.name, new Map<number, number>()]));
+    let unexpected = 0;
+    const requests: autocannon.Request[] = plan.map(({ name, expect, onResponse, ...request }) => ({
+      ...request,
+      onResponse: (status, body, context) => {
+        const counts = byStep.get(name)!;
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+        if (!expect.includes(status)) unexpected++;
+        onResponse?.(status, body, context);
+      },
+    }));
+
+    if (WARMUP_S > 0) {
+      await autocannon({ url: bridge.url, connections: CONNECTIONS, duration: WARMUP_S, requests });
+      for (const counts of byStep.values()) counts.clear();
+      unexpected = 0;
+    }
+    const rssAfterWarmup = rssMb(bridge.pid);
+    const samples: { at: number; mb: number }[] = [];
+    const started = Date.now();
+    const sampler = setInterval(() => {
+      if (bridge.alive())
+        samples.push({ at: (Date.now() - started) / 1000, mb: rssMb(bridge.pid) });
+    }, 1000);
+    const result = await autocannon({
+      url: bridge.url,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      requests,
+    });
+    clearInterval(sampler);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const rssFirst = mean(samples.filter((s) => s.at <= WINDOW_S).map((s) => s.mb));
+    const rssLast = mean(samples.filter((s) => s.at > DURATION_S - WINDOW_S).map((s) => s.mb));
+    if (!bridge.alive()) {
+      const exit = await bridge.exited;
+      throw new Error(
+        `the bridge died (${JSON.stringify(exit)}):\n${bridge.stderr()}\n${bridge.stdout().slice(-4000)}`,
+      );
+    }
+    const rssTimeline = samples.filter((_, i) => (i + 1) % WINDOW_S === 0).map((s) => s.mb);
+    return { engine, result, byStep, unexpected, rssAfterWarmup, rssFirst, rssLast, rssTimeline };
+  } finally {
+    await bridge.stop();
+    await database?.drop();
+    removeBridgeData(data);
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toFixed(digits);
+const mark = (ok: boolean) => (ok ? 'met' : '**MISSED**');
+
+console.log(
+  `# Bridgekit soak\n\nNode ${process.version}, ${new Date().toISOString()}, ` +
+    `${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured per engine, ` +
+    'every endpoint in turn per connection.\n',
+);
+let failed = false;
+// `npm run soak [sqlite|postgres ...]`: both by default.
+const engines = process.argv.length > 2 ? process.argv.slice(2) : ['sqlite', 'postgres'];
+for (const engine of engines) {
+  if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`unknown engine ${engine}`);
+  const r = await soak(engine);
+  const socketErrors = r.result.errors + r.result.timeouts;
+  const growth = (r.rssLast - r.rssFirst) / r.rssFirst;
+  const ok5xx = r.result['5xx'] === 0;
+  const okSockets = socketErrors === 0;
+  const okRss = growth < RSS_TARGET;
+  failed ||= !(ok5xx && okSockets && okRss && r.unexpected === 0);
+  console.log(`## ${engine}\n`);
+  console.log(
+    '| requests | req/s | p50 ms | p99 ms | 2xx | 4xx | 5xx | socket errors | RSS first 10 s | RSS last 10 s | growth |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    `| ${r.result.requests.total} | ${fmt(r.result.requests.average)} | ${r.result.latency.p50} | ` +
+      `${r.result.latency.p99} | ${r.result['2xx']} | ${r.result['4xx']} | ${r.result['5xx']} | ` +
+      `${socketErrors} | ${fmt(r.rssFirst, 1)} MB | ${fmt(r.rssLast, 1)} MB | ${fmt(growth * 100, 1)}% |`,
+  );
+  console.log(
+    `\nRSS after the ${WARMUP_S} s warm-up ${fmt(r.rssAfterWarmup)} MB, then every ${WINDOW_S} s: ` +
+      `${r.rssTimeline.map((mb) => fmt(mb)).join(' → ')} MB`,
+  );
+  console.log('\n| endpoint | answers |\n|---|---|');
+  for (const [name, counts] of r.byStep) {
+    const answers = [...counts].map(([status, n]) => `${status}: ${n}`).join(', ');
+    console.log(`| ${name} | ${answers} |`);
+  }
+  console.log(
+    `\nzero 5xx: ${mark(ok5xx)}; zero socket errors: ${mark(okSockets)}; ` +
+      `RSS growth < ${RSS_TARGET * 100}%: ${mark(okRss)}; ` +
+      `only expected statuses: ${mark(r.unexpected === 0)} (${r.unexpected} unexpected)\n`,
+  );
+}
+if (failed) process.exitCode = 1;

@@ -1,0 +1,4 @@
+/** Path of the bundled server, `server/dist/main.js`. */
+export declare const SERVER_BUNDLE: string;
+/** Builds `server/dist/main.js` with esbuild (atomic write); resolves to its path. */
+export declare function buildServer(): Promise<string>;
