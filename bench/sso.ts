@@ -2,12 +2,10 @@
 // returning members, next to a bare Express POST route answering a body of the same size.
 // Run alone: npx tsx -e "import('./bench/sso.ts').then(m => m.run())"
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
-import express from 'express';
-import { startBridge } from '../server/test/support/bridge';
+import { cpuMsOf, startBareProcess, startBridgeProcess } from './support/processes';
 
 const CONNECTIONS = 32;
 const DURATION_S = 10;
@@ -63,8 +61,13 @@ interface Result {
   cpuUs: number;
 }
 
-async function load(url: string, nextBody: () => string, duration: number): Promise<Result> {
-  const cpu = process.cpuUsage();
+async function load(
+  url: string,
+  pid: number,
+  nextBody: () => string,
+  duration: number,
+): Promise<Result> {
+  const cpuBefore = cpuMsOf(pid);
   const report = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -78,7 +81,7 @@ async function load(url: string, nextBody: () => string, duration: number): Prom
       },
     ],
   });
-  const used = process.cpuUsage(cpu);
+  const usedMs = cpuMsOf(pid) - cpuBefore;
   return {
     rps: report.requests.average,
     p50: report.latency.p50,
@@ -86,25 +89,8 @@ async function load(url: string, nextBody: () => string, duration: number): Prom
     non2xx: report.non2xx,
     errors: report.errors + report.timeouts,
     total: report.requests.total,
-    cpuUs: (used.user + used.system) / Math.max(1, report.requests.total),
+    cpuUs: (usedMs * 1000) / Math.max(1, report.requests.total),
   };
-}
-
-function startBare(body: string): Promise<{ url: string; server: Server }> {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  // Parses the JSON body like the bridge does, then answers the pre-serialized session.
-  app.post('/api/sso/jwt', express.json(), (_req, res) => {
-    res.type('json').send(body);
-  });
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ url: `http://127.0.0.1:${port}`, server });
-    });
-  });
 }
 
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
@@ -112,20 +98,20 @@ const row = (name: string, r: Result) =>
   `| ${name} | ${fixed(r.rps)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${r.total} | ${fixed(r.cpuUs)} |`;
 
 export async function run(): Promise<void> {
-  const bridge = await startBridge('sqlite', {
-    LOG_LEVEL: 'warn',
-    BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
-    BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
-  });
-  let bare: { url: string; server: Server } | undefined;
+  // The bridge as users run it: its own process, default logging; only the limits are raised.
+  const bridge = await startBridgeProcess();
+  let bare: Awaited<ReturnType<typeof startBareProcess>> | undefined;
   try {
-    const owner = await bridge.newUser('bench-owner@example.com');
-    const created = await bridge.request('POST', '/api/public/organizations?include=jwtSecret', {
-      key: owner.key,
-      body: { name: 'SSO bench', embedAllowedOrigins: ['https://app.example.com'] },
+    const ownerKey = await bridge.cli('keys', 'create', '--email', 'bench-owner@example.com');
+    const created = await fetch(`${bridge.url}/api/public/organizations?include=jwtSecret`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'SSO bench', embedAllowedOrigins: ['https://app.example.com'] }),
     });
     if (created.status !== 201) throw new Error(`create organization: ${created.status}`);
-    const { id: orgId, jwtSecret: secret } = created.body.data as { id: string; jwtSecret: string };
+    const { id: orgId, jwtSecret: secret } = (
+      (await created.json()) as { data: { id: string; jwtSecret: string } }
+    ).data;
 
     // Returning members: every email signs in once before the run.
     const emails = Array.from({ length: MEMBERS }, (_, i) => `member${i}@bench.example.com`);
@@ -134,9 +120,14 @@ export async function run(): Promise<void> {
       await Promise.all(
         emails.slice(i, i + 25).map(async (email) => {
           const jwt = await createSsoToken({ secret, orgId, user: { email } });
-          const res = await bridge.request('POST', '/api/sso/jwt', { body: { jwt } });
-          if (res.status !== 200) throw new Error(`seed ${email}: ${res.status} ${res.text}`);
-          sample = res.text;
+          const res = await fetch(`${bridge.url}/api/sso/jwt`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jwt }),
+          });
+          const text = await res.text();
+          if (res.status !== 200) throw new Error(`seed ${email}: ${res.status} ${text}`);
+          sample = text;
         }),
       );
     }
@@ -145,20 +136,18 @@ export async function run(): Promise<void> {
     const nextBody = () =>
       JSON.stringify({ jwt: signFresh(secret, orgId, emails[turn++ % emails.length]!) });
 
-    bare = await startBare(sample);
-    const bridgeUrl = bridge.url;
-    const bareUrl = bare.url;
+    bare = await startBareProcess(sample, 'POST', '/api/sso/jwt');
     // Warm both, so JIT and caches are in the same state when measured.
-    await load(bareUrl, nextBody, WARMUP_S);
-    await load(bridgeUrl, nextBody, WARMUP_S);
-    const bareResult = await load(bareUrl, nextBody, DURATION_S);
-    const bridgeResult = await load(bridgeUrl, nextBody, DURATION_S);
+    await load(bare.url, bare.pid, nextBody, WARMUP_S);
+    await load(bridge.url, bridge.pid, nextBody, WARMUP_S);
+    const bareResult = await load(bare.url, bare.pid, nextBody, DURATION_S);
+    const bridgeResult = await load(bridge.url, bridge.pid, nextBody, DURATION_S);
 
     const ratio = bridgeResult.rps / bareResult.rps;
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     console.log(
       `\n## SSO exchange (POST /api/sso/jwt, fresh jti per request, ${MEMBERS} returning members, ` +
-        `SQLite, ${CONNECTIONS} connections, ${DURATION_S} s each, one process)\n`,
+        `SQLite, ${CONNECTIONS} connections, ${DURATION_S} s each, each server in its own process)\n`,
     );
     const loadAvg = os.loadavg().map((n) => n.toFixed(1));
     console.log(
@@ -166,7 +155,7 @@ export async function run(): Promise<void> {
         '(other work on the machine skews both rows).\n',
     );
     console.log(
-      '| server | req/s | p50 ms | p99 ms | non-2xx | errors | requests | CPU µs/req (server + load generator) |',
+      '| server | req/s | p50 ms | p99 ms | non-2xx | errors | requests | server CPU µs/req |',
     );
     console.log('|---|---|---|---|---|---|---|---|');
     console.log(row('bare Express POST, pre-serialized', bareResult));
@@ -179,10 +168,7 @@ export async function run(): Promise<void> {
         '(less sensitive to other load on the machine)\n',
     );
   } finally {
-    if (bare) {
-      bare.server.closeAllConnections();
-      await new Promise((resolve) => bare?.server.close(resolve));
-    }
+    await bare?.stop();
     await bridge.stop();
   }
 }

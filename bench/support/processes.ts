@@ -9,7 +9,6 @@ import autocannon from 'autocannon';
 import { buildServer } from '../../server/build.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 const run = promisify(execFile);
 
 export async function freePort(): Promise<number> {
@@ -34,8 +33,15 @@ async function waitFor(url: string, timeoutMs = 20_000) {
   throw new Error(`${url} did not come up`);
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc. */
+export function cpuMsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 export interface BridgeProcess {
   url: string;
+  pid: number;
   child: ChildProcess;
   env: Record<string, string>;
   cli(...args: string[]): Promise<string>;
@@ -71,6 +77,7 @@ export async function startBridgeProcess(
   await waitFor(`${url}/healthz`);
   return {
     url,
+    pid: child.pid ?? 0,
     child,
     env,
     async cli(...args) {
@@ -92,18 +99,18 @@ export async function startBridgeProcess(
 export async function startBareProcess(body: string, method = 'GET', route = '/') {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bk-bare-')), 'body.json');
   fs.writeFileSync(file, body);
+  // One node process (not the tsx launcher), so its pid is the server's for CPU readings.
   const child = spawn(
-    tsx,
-    [path.join(import.meta.dirname, 'bare-server.ts'), file, method, route],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'bare-server.ts'), file, method, route],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const port: number = await new Promise((resolve) =>
     child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))),
   );
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { hmacKeyCache } from './hmac-keys';
 
 /**
  * The bridge's own embed session token: an HS256 JWT signed with BRIDGE_SESSION_SECRET.
@@ -45,8 +46,8 @@ export function createSessionTokens(options: {
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) {
     throw new TypeError('ttlSeconds must be a positive integer');
   }
-  // A private copy: a caller mutating its buffer must not change the key.
-  const secret = new Uint8Array(key);
+  // A private copy: a caller mutating its buffer must not change the key. Imported once.
+  const secretPromise = hmacKeyCache(1)(new Uint8Array(key));
 
   return {
     async issue(claims) {
@@ -64,7 +65,7 @@ export function createSessionTokens(options: {
         .setIssuedAt(iat)
         .setExpirationTime(exp)
         .setJti(crypto.randomUUID())
-        .sign(secret);
+        .sign(await secretPromise);
       return { token, expiresAt: new Date(exp * 1000) };
     },
 
@@ -73,7 +74,7 @@ export function createSessionTokens(options: {
         return null;
       }
       try {
-        const { payload } = await jwtVerify(token, secret, {
+        const { payload } = await jwtVerify(token, await secretPromise, {
           algorithms: ['HS256'],
           typ: SESSION_TYP,
           issuer: SESSION_ISSUER,

@@ -1,6 +1,7 @@
 import { MAX_SSO_TOKEN_LENGTH, type SsoClaims } from '@bridgekit/contract';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
+import { hmacKeyCache } from './hmac-keys';
 
 /**
  * Verification of the SSO token a host backend signs with an organization's jwtSecret
@@ -24,7 +25,7 @@ export const SSO_MAX_LIFETIME_SECONDS = 3600;
 const MAX_ORG_ID_LENGTH = 255;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE = /^[A-Za-z0-9_-]*$/;
-const encoder = new TextEncoder();
+const orgKeyOf = hmacKeyCache();
 
 // Verified against when the organization is unknown, so that path still costs one HMAC.
 const dummyKey = crypto.getRandomValues(new Uint8Array(32));
@@ -110,14 +111,14 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
     unverifiedOrgId.length <= MAX_ORG_ID_LENGTH;
   const secret = orgIdUsable ? await deps.findOrgSecret(unverifiedOrgId as string) : null;
   if (secret === null) {
-    await jwtVerify(token, dummyKey, options).catch(() => undefined);
+    await jwtVerify(token, await orgKeyOf(dummyKey), options).catch(() => undefined);
     if (orgIdUsable) return failure('unknown_org');
     return failure(unverifiedOrgId === undefined ? 'missing_claim:orgId' : 'invalid_claim:orgId');
   }
 
   let verified: Record<string, unknown>;
   try {
-    ({ payload: verified } = await jwtVerify(token, encoder.encode(secret), options));
+    ({ payload: verified } = await jwtVerify(token, await orgKeyOf(secret), options));
   } catch (error) {
     return failure(reasonOf(error));
   }
