@@ -1,7 +1,7 @@
 // `npm run soak [sqlite|postgres]`: a mixed workload of every public endpoint against a real bridge process, at 50
 // connections for 60 s on SQLite and then on PostgreSQL. Prints a markdown report; exits 1 when
 // a target is missed (zero 5xx, zero socket errors, RSS growth under 10%). Loopback only.
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { createPgDatabase } from '../server/test/support/bridge';
@@ -14,6 +14,7 @@ import {
   removeBridgeData,
   startBridgeProcess,
 } from '../test/support/processes';
+import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.SOAK_SECONDS ?? 60);
@@ -30,17 +31,6 @@ type Step = {
   expect: number[];
   onResponse?: (status: number, body: string, context: object) => void;
 } & Omit<autocannon.Request, 'onResponse'>;
-
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-
-/** What `createSsoToken` makes, signed synchronously so each request gets its own jti. */
-function ssoToken(secret: string, orgId: string, email: string): string {
-  const iat = Math.floor(Date.now() / 1000);
-  const claims = { email, orgId, iat, exp: iat + 600, jti: randomUUID() };
-  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const signature = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
-  return `${HEADER}.${payload}.${signature}`;
-}
 
 const unique = () => randomBytes(6).toString('hex');
 
@@ -189,7 +179,10 @@ function steps(world: Awaited<ReturnType<typeof seed>>, closedPort: number): Ste
       headers: { 'content-type': 'application/json' },
       setupRequest: (req) => {
         const email = `sso-${Math.floor(Math.random() * SSO_EMAILS)}@example.com`;
-        return { ...req, body: JSON.stringify({ jwt: ssoToken(jwtSecret, orgId, email) }) };
+        return {
+          ...req,
+          body: JSON.stringify({ jwt: signFreshSsoToken(jwtSecret, orgId, email) }),
+        };
       },
     },
   ];

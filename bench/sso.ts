@@ -1,11 +1,16 @@
 // SSO exchange: POST /api/sso/jwt throughput and latency with a fresh jti per request for
 // returning members, next to a bare Express POST route answering a body of the same size.
 // Run alone: npx tsx -e "import('./bench/sso.ts').then(m => m.run())"
-import { createHmac, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
-import { cpuMsOf, startBareProcess, startBridgeProcess } from './support/processes';
+import {
+  cpuMsOf,
+  type LoadResult,
+  load,
+  startBareProcess,
+  startBridgeProcess,
+} from './support/processes';
+import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 32;
 const DURATION_S = 10;
@@ -14,61 +19,19 @@ const MEMBERS = 1000;
 const TARGET_RATIO = 0.3;
 const TARGET_P99_MS = 30;
 
-// autocannon ships no types; this is the part of its API used here.
-interface LoadRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-interface LoadOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { method: string; path: string; setupRequest(req: LoadRequest): LoadRequest }[];
-  headers: Record<string, string>;
-}
-interface LoadReport {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (
-  options: LoadOptions,
-) => Promise<LoadReport>;
-
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-
-/** What createSsoToken makes, signed synchronously so a body can be built per request. */
-function signFresh(secret: string, orgId: string, email: string): string {
-  const iat = Math.floor(Date.now() / 1000);
-  const claims = { email, orgId, iat, exp: iat + 600, jti: randomUUID() };
-  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const signature = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
-  return `${HEADER}.${payload}.${signature}`;
-}
-
-interface Result {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  total: number;
-  /** CPU time of this process (server and load generator) per request, in µs. */
+interface Result extends LoadResult {
+  /** CPU time of the server process per request, in µs. */
   cpuUs: number;
 }
 
-async function load(
+async function measure(
   url: string,
   pid: number,
   nextBody: () => string,
   duration: number,
 ): Promise<Result> {
   const cpuBefore = cpuMsOf(pid);
-  const report = await autocannon({
+  const result = await load({
     url,
     connections: CONNECTIONS,
     duration,
@@ -81,16 +44,7 @@ async function load(
       },
     ],
   });
-  const usedMs = cpuMsOf(pid) - cpuBefore;
-  return {
-    rps: report.requests.average,
-    p50: report.latency.p50,
-    p99: report.latency.p99,
-    non2xx: report.non2xx,
-    errors: report.errors + report.timeouts,
-    total: report.requests.total,
-    cpuUs: (usedMs * 1000) / Math.max(1, report.requests.total),
-  };
+  return { ...result, cpuUs: ((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
 }
 
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
@@ -134,14 +88,14 @@ export async function run(): Promise<void> {
 
     let turn = 0;
     const nextBody = () =>
-      JSON.stringify({ jwt: signFresh(secret, orgId, emails[turn++ % emails.length]!) });
+      JSON.stringify({ jwt: signFreshSsoToken(secret, orgId, emails[turn++ % emails.length]!) });
 
     bare = await startBareProcess(sample, 'POST', '/api/sso/jwt');
     // Warm both, so JIT and caches are in the same state when measured.
-    await load(bare.url, bare.pid, nextBody, WARMUP_S);
-    await load(bridge.url, bridge.pid, nextBody, WARMUP_S);
-    const bareResult = await load(bare.url, bare.pid, nextBody, DURATION_S);
-    const bridgeResult = await load(bridge.url, bridge.pid, nextBody, DURATION_S);
+    await measure(bare.url, bare.pid, nextBody, WARMUP_S);
+    await measure(bridge.url, bridge.pid, nextBody, WARMUP_S);
+    const bareResult = await measure(bare.url, bare.pid, nextBody, DURATION_S);
+    const bridgeResult = await measure(bridge.url, bridge.pid, nextBody, DURATION_S);
 
     const ratio = bridgeResult.rps / bareResult.rps;
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');

@@ -1,16 +1,11 @@
+import { SECRET_FIELDS } from '@bridgekit/contract';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 // Defense in depth: nothing logs bodies or headers, and these paths are censored if anything tries.
 const SECRET_KEYS = [
   'authorization',
   'cookie',
-  'password',
-  'sshPassword',
-  'sshPrivateKey',
-  'sshPrivateKeyPassphrase',
-  'snowflakePrivateKey',
-  'snowflakePrivateKeyPassphrase',
-  'bigQueryJsonKey',
+  ...SECRET_FIELDS,
   'jwtSecret',
   'jwt',
   'sessionToken',

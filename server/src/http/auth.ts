@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Deps, Principal } from '../deps';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
+import type { SessionClaims } from '../sso/session-token';
 import { findApiKeyByHash, touchApiKey } from '../store/api-keys';
 import { ApiError } from './api-error';
 
@@ -12,9 +13,31 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,4096})$/i;
 // lastUsedAt is written at most this often per key, so reads stay reads.
 const TOUCH_EVERY_MS = 60_000;
 
+/** The token of an `Authorization: Bearer …` header, or undefined. */
+export const bearerToken = (header: string | undefined) =>
+  header ? BEARER.exec(header.trim())?.[1] : undefined;
+
+const sessionChecks = new WeakMap<
+  Request,
+  { token: string; claims: Promise<SessionClaims | null> }
+>();
+
+/** Verifies a request's session token once, however many middlewares ask (CORS, then auth). */
+export function requestSession(
+  deps: Deps,
+  req: Request,
+  token: string,
+): Promise<SessionClaims | null> {
+  const seen = sessionChecks.get(req);
+  if (seen?.token === token) return seen.claims;
+  const claims = deps.sessions.verify(token);
+  sessionChecks.set(req, { token, claims });
+  return claims;
+}
+
 /** Resolves the `Authorization: Bearer` value to an API key's user or an embed session. */
-export async function authenticate(deps: Deps, header: string | undefined): Promise<Principal> {
-  const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
+export async function authenticate(deps: Deps, req: Request): Promise<Principal> {
+  const token = bearerToken(req.get('authorization'));
   if (!token) throw unauthorized();
   if (looksLikeApiKey(token)) {
     const key = await findApiKeyByHash(deps.store.db, hashApiKey(token));
@@ -26,7 +49,7 @@ export async function authenticate(deps: Deps, header: string | undefined): Prom
     }
     return { kind: 'apiKey', userId: key.userId, keyId: key.id };
   }
-  const session = await deps.sessions.verify(token);
+  const session = await requestSession(deps, req, token);
   if (!session) throw unauthorized();
   return { kind: 'session', ...session };
 }
@@ -34,7 +57,7 @@ export async function authenticate(deps: Deps, header: string | undefined): Prom
 /** Middleware for every `/api/public/*` route that needs a key or session. */
 export function bearerAuth(deps: Deps) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const principal = await authenticate(deps, req.get('authorization'));
+    const principal = await authenticate(deps, req);
     req.principal = principal;
     const key =
       principal.kind === 'apiKey' ? `key:${principal.keyId}` : `session:${principal.memberId}`;

@@ -4,6 +4,7 @@ import { looksLikeApiKey } from '../domain/api-keys';
 import { originAllowed } from '../sso/origins';
 import { findOrganizationById } from '../store/organizations';
 import { ApiError } from './api-error';
+import { bearerToken, requestSession } from './auth';
 
 const ORG_PATH = /^\/api\/public\/organizations\/([^/]+)/;
 const EXPOSED =
@@ -65,8 +66,9 @@ export function cors(deps: Deps) {
     if (req.get('sec-fetch-site') === 'same-origin') return next();
     const preflight = req.method === 'OPTIONS';
     const pathOrg = ORG_PATH.exec(req.path)?.[1];
-    const bearer = /^Bearer (\S+)$/.exec(req.get('authorization') ?? '')?.[1];
-    const session = bearer && !looksLikeApiKey(bearer) ? await deps.sessions.verify(bearer) : null;
+    const bearer = bearerToken(req.get('authorization'));
+    const session =
+      bearer && !looksLikeApiKey(bearer) ? await requestSession(deps, req, bearer) : null;
 
     let allowed: boolean;
     if (pathOrg) {

@@ -1,14 +1,7 @@
 import type { Db } from './db';
+import type { ApiKeysTable } from './schema';
 
-export interface NewApiKey {
-  id: string;
-  userId: string;
-  name: string | null;
-  keyHash: string;
-  hint: string;
-  createdAt: string;
-  expiresAt: string | null;
-}
+export type NewApiKey = Omit<ApiKeysTable, 'lastUsedAt' | 'revokedAt'>;
 
 export const insertApiKey = (db: Db, key: NewApiKey) =>
   db

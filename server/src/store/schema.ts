@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 // Column names are snake_case in SQL; Kysely's CamelCasePlugin maps them.
 // Booleans are stored as 0/1 integers and timestamps as ISO 8601 strings on both engines.
 
@@ -106,5 +104,3 @@ export interface Database {
   dataSources: DataSourcesTable;
   ssoJti: SsoJtiTable;
 }
-
-export type Unused = Generated<never>;

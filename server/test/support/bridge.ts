@@ -66,22 +66,21 @@ export interface TestBridge {
 
 let counter = 0;
 
-/** Starts a real bridge (createApp + a real store) on a free loopback port. */
-export async function startBridge(
-  engine: Engine,
-  env: Record<string, string> = {},
-): Promise<TestBridge> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-test-'));
-  const database = engine === 'postgres' ? await createPgDatabase() : undefined;
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    BRIDGE_DATA_DIR: dataDir,
-    DATABASE_URL: database?.url,
-    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
-    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
-    LOG_LEVEL: 'info',
-    ...env,
-  });
+export interface ServedBridge {
+  url: string;
+  deps: Deps;
+  logs: string[];
+  request: TestBridge['request'];
+  /** Stops the server and closes the store; the data is left as it is. */
+  close(): Promise<void>;
+}
+
+/**
+ * A real bridge (createApp + a real store) on a free loopback port, configured from `env`
+ * alone: the data dir or database is the caller's, and survives `close()`.
+ */
+export async function serveBridge(env: Record<string, string | undefined>): Promise<ServedBridge> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -95,14 +94,10 @@ export async function startBridge(
   });
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-
   return {
-    engine,
     url,
     deps,
     logs,
-    dataDir,
-    databaseUrl: database?.url,
     async request(method, p, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -121,6 +116,37 @@ export async function startBridge(
       }
       return { status: res.status, headers: res.headers, body: parsed, text };
     },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await deps.store.close();
+    },
+  };
+}
+
+/** Starts a real bridge on fresh data (a temp dir, and a fresh database on PostgreSQL). */
+export async function startBridge(
+  engine: Engine,
+  env: Record<string, string> = {},
+): Promise<TestBridge> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-test-'));
+  const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+  const served = await serveBridge({
+    BRIDGE_DATA_DIR: dataDir,
+    DATABASE_URL: database?.url,
+    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    ...env,
+  });
+  const { deps } = served;
+  return {
+    engine,
+    url: served.url,
+    deps,
+    logs: served.logs,
+    dataDir,
+    databaseUrl: database?.url,
+    request: served.request,
     async newUser(email) {
       const address = email ?? `user${++counter}-${randomBytes(3).toString('hex')}@example.com`;
       const { key, userId } = await createApiKeyForEmail(
@@ -131,9 +157,7 @@ export async function startBridge(
       return { key, userId, email: address };
     },
     async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await deps.store.close();
+      await served.close();
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

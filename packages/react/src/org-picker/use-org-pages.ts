@@ -1,6 +1,7 @@
 import type { BridgeClient } from '@bridgekit/client';
 import type { Organization } from '@bridgekit/contract';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect } from 'react';
+import { useCursorPages } from '../internal/use-cursor-pages';
 
 export interface OrgPages {
   items: Organization[];
@@ -17,10 +18,15 @@ const INITIAL: PageState = { items: [], hasMore: true, status: 'idle', error: nu
 
 /** Cursor pagination over `listOrganizations`; pages survive closing the picker. */
 export function useOrgPages(client: BridgeClient, pageSize: number): OrgPages {
-  const [state, setState] = useState(INITIAL);
-  const latest = useRef(state);
-  latest.current = state;
-  const inFlight = useRef<AbortController | null>(null);
+  const fetchPage = useCallback(
+    (cursor: string | null, signal: AbortSignal) =>
+      client.listOrganizations({
+        query: { limit: String(pageSize), ...(cursor ? { cursor } : {}) },
+        signal,
+      }),
+    [client, pageSize],
+  );
+  const { state, setState, load, inFlight } = useCursorPages(fetchPage, INITIAL);
 
   // A new client (another session or base URL) sees other organizations: start over.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `client` is what triggers the reset.
@@ -31,35 +37,6 @@ export function useOrgPages(client: BridgeClient, pageSize: number): OrgPages {
       inFlight.current = null;
     };
   }, [client]);
-
-  const load = useCallback(() => {
-    const { cursor, hasMore } = latest.current;
-    if (inFlight.current || !hasMore) return;
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setState((s) => ({ ...s, status: 'loading', error: null }));
-    client
-      .listOrganizations({
-        query: { limit: String(pageSize), ...(cursor ? { cursor } : {}) },
-        signal: controller.signal,
-      })
-      .then(
-        (page) =>
-          setState((s) => ({
-            items: [...s.items, ...page.data],
-            hasMore: page.pagination.hasMore,
-            cursor: page.pagination.nextCursor,
-            status: 'ready',
-            error: null,
-          })),
-        (error: unknown) => {
-          if (!controller.signal.aborted) setState((s) => ({ ...s, status: 'error', error }));
-        },
-      )
-      .finally(() => {
-        if (inFlight.current === controller) inFlight.current = null;
-      });
-  }, [client, pageSize]);
 
   return {
     items: state.items,
