@@ -26,7 +26,7 @@ export function createApp(deps: Deps): Express {
   app.set('etag', false);
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
-  app.use(requestContext({ log: deps.log }));
+  app.use(requestContext(app, { log: deps.log }));
   app.use(cors(deps));
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
   const router = express.Router();

@@ -13,7 +13,22 @@ const SECRET_KEYS = [
   'key',
 ];
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+const FLUSH_EVERY_MS = 200;
+
+/**
+ * stdout, written in batches: when 4 kB are pending, every 200 ms, and at exit (pino flushes
+ * its destination then, even on a crash). One write per request would cost a system call each.
+ */
+export function bufferedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => stream.flush(), FLUSH_EVERY_MS).unref();
+  return stream;
+}
+
+export function createLogger(
+  level: string,
+  destination: DestinationStream = bufferedStdout(),
+): Logger {
   const paths = [
     ...SECRET_KEYS,
     ...SECRET_KEYS.map((k) => `*.${k}`),
