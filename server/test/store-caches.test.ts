@@ -5,6 +5,8 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findApiKeyCountingHit } from '../src/store/api-keys';
+import { openStore, type Store } from '../src/store/db';
 import { preparedStatements } from '../src/store/pg-prepared';
 import { cachedSqlite } from '../src/store/sqlite-cached';
 import { createPgDatabase } from './support/bridge';
@@ -86,6 +88,190 @@ describe('SQLite result cache', () => {
     first[0]!.name = 'mutated';
     const second = await db.selectFrom('items').selectAll().where('id', '=', 1).execute();
     expect(second[0]!.name).toBe('uno');
+  });
+});
+
+describe('SQLite result cache, by table', () => {
+  interface Two {
+    a: { id: number; v: string };
+    b: { id: number; v: string };
+  }
+  let dir: string;
+  let raw: SQLite.Database;
+  let cache: ReturnType<typeof cachedSqlite>;
+  let db: Kysely<Two>;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
+    raw = new SQLite(path.join(dir, 't.db'));
+    raw.pragma('journal_mode = WAL');
+    cache = cachedSqlite(raw);
+    db = new Kysely<Two>({ dialect: new SqliteDialect({ database: cache }) });
+    await sql`create table a (id integer primary key, v text not null)`.execute(db);
+    await sql`create table b (id integer primary key, v text not null)`.execute(db);
+    await db.insertInto('a').values({ id: 1, v: 'a1' }).execute();
+    await db.insertInto('b').values({ id: 1, v: 'b1' }).execute();
+  });
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const bValue = async () =>
+    (await db.selectFrom('b').select('v').where('id', '=', 1).executeTakeFirstOrThrow()).v;
+  // A write the cache can't see: same connection (so data_version does not move), not through
+  // it. What a read returns afterwards tells whether it came from the cache.
+  const sneak = (v: string) => raw.prepare('update b set v = ? where id = 1').run(v);
+
+  it('keeps serving reads of a table that writes to another table leave alone', async () => {
+    expect(await bValue()).toBe('b1');
+    sneak('b-sneaked');
+    expect(await bValue()).toBe('b1'); // from the cache
+    await db.updateTable('a').set({ v: 'a2' }).where('id', '=', 1).execute();
+    await db.insertInto('a').values({ id: 2, v: 'a3' }).execute();
+    expect(await bValue()).toBe('b1'); // writes to a leave b's results alone
+  });
+
+  it('drops them on a write to that table', async () => {
+    await db.insertInto('b').values({ id: 2, v: 'b2' }).execute();
+    expect(await bValue()).toBe('b-sneaked');
+  });
+
+  it('drops every result on a DELETE anywhere (foreign keys cascade)', async () => {
+    expect(await bValue()).toBe('b-sneaked');
+    sneak('b-after-delete');
+    await db.deleteFrom('a').where('id', '=', 2).execute();
+    expect(await bValue()).toBe('b-after-delete');
+  });
+
+  it('moves version(tables) only for writes to those tables', async () => {
+    const ofA = cache.version(['a']);
+    const ofB = cache.version(['b']);
+    await db.updateTable('b').set({ v: 'b3' }).where('id', '=', 1).execute();
+    expect(cache.version(['a'])).toBe(ofA);
+    expect(cache.version(['b'])).not.toBe(ofB);
+    expect(cache.version(['a', 'b'])).not.toBe(ofA + ofB);
+  });
+
+  it('moves every version when another connection commits', async () => {
+    const before = cache.version(['a']);
+    const other = new SQLite(path.join(dir, 't.db'));
+    other.prepare('update b set v = ? where id = 1').run('elsewhere');
+    other.close();
+    expect(cache.version(['a'])).not.toBe(before);
+    expect(await bValue()).toBe('elsewhere');
+  });
+
+  it('moves every version on a rollback', async () => {
+    const before = cache.version(['a']);
+    await db
+      .transaction()
+      .execute(async (tx) => {
+        await tx.insertInto('b').values({ id: 9, v: 'gone' }).execute();
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(cache.version(['a'])).not.toBe(before);
+  });
+
+  it('serves read() only for read-only statements', () => {
+    expect(cache.read('select v from b where id = ?', [1])).toEqual([{ v: 'elsewhere' }]);
+    expect(() => cache.read('insert into b (id, v) values (?, ?) returning id', [5, 'x'])).toThrow(
+      'read() takes read-only statements',
+    );
+  });
+});
+
+describe('PostgreSQL store version', () => {
+  let database: Awaited<ReturnType<typeof createPgDatabase>>;
+  let store: Store;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    database = await createPgDatabase();
+    store = openStore({ databaseUrl: database.url, dataDir: os.tmpdir() });
+    await store.migrate();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.end();
+    await store.close();
+    await database.drop();
+  });
+
+  const now = new Date().toISOString();
+
+  it.each([
+    [
+      'users',
+      `insert into users (id, email, created_at) values ('usr_v1', 'v1@example.com', '${now}')`,
+    ],
+    [
+      'organizations',
+      `insert into organizations (id, name, slug, onboarding_status, full_embed_enabled, embed_allowed_origins, jwt_secret_sealed, created_at, updated_at)
+       values ('org_v1', 'V', 'v', 'STARTED', 0, '[]', 'x', '${now}', '${now}')`,
+    ],
+    [
+      'members',
+      `insert into members (id, organization_id, user_id, role, created_at) values ('mem_v1', 'org_v1', 'usr_v1', 'ADMIN', '${now}')`,
+    ],
+    ['organizations (update)', `update organizations set name = 'W' where id = 'org_v1'`],
+    ['members (delete)', `delete from members where id = 'mem_v1'`],
+  ])('moves when another connection writes to %s', async (_table, statement) => {
+    const before = await store.version(['organizations']);
+    await client.query(statement);
+    expect(await store.version(['organizations'])).not.toBe(before);
+  });
+
+  it('stays put for writes to tables no cache reads (jti, rate limits, API keys)', async () => {
+    const before = await store.version(['organizations']);
+    await client.query(
+      `insert into sso_jti (organization_id, jti, expires_at) values ('org_v1', 'j1', '${now}')`,
+    );
+    await client.query(`insert into rate_limits (key, points, expire) values ('k', 1, 1)`);
+    await client.query(
+      `insert into api_keys (id, user_id, key_hash, hint, created_at) values ('key_v1', 'usr_v1', 'h1', 'abcd', '${now}')`,
+    );
+    await client.query(`update api_keys set last_used_at = '${now}' where id = 'key_v1'`);
+    expect(await store.version(['organizations'])).toBe(before);
+  });
+
+  it('does not move for a transaction that rolled back', async () => {
+    const before = await store.version(['organizations']);
+    await client.query('begin');
+    await client.query(`update organizations set name = 'X' where id = 'org_v1'`);
+    await client.query('rollback');
+    expect(await store.version(['organizations'])).toBe(before);
+  });
+
+  it('rides along with the API-key lookup, which also counts the rate-limit hit', async () => {
+    const counter = { keyPrefix: 'bk:test:', windowMs: 60_000 };
+    const first = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    const second = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    expect(first).toMatchObject({ id: 'key_v1', userId: 'usr_v1', hitPoints: 1 });
+    expect(second?.hitPoints).toBe(2);
+    expect(second?.storeVersion).toBe(await store.version(['organizations']));
+    const row = await client.query(`select points from rate_limits where key = 'bk:test:key_v1'`);
+    expect(row.rows).toEqual([{ points: 2 }]);
+    // A new window once the last one has expired.
+    const later = new Date(Date.now() + 61_000);
+    expect((await findApiKeyCountingHit(store.pgPool!, 'h1', counter, later))?.hitPoints).toBe(1);
+  });
+
+  it('counts no hit for a revoked or expired key, and finds nothing for an unknown one', async () => {
+    const counter = { keyPrefix: 'bk:test2:', windowMs: 60_000 };
+    await client.query(`update api_keys set revoked_at = '${now}' where id = 'key_v1'`);
+    const revoked = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    expect(revoked).toMatchObject({ id: 'key_v1', revokedAt: now, hitPoints: null });
+    await client.query(
+      `update api_keys set revoked_at = null, expires_at = '${now}' where id = 'key_v1'`,
+    );
+    const expired = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    expect(expired?.hitPoints).toBeNull();
+    expect(await findApiKeyCountingHit(store.pgPool!, 'nope', counter, new Date())).toBeUndefined();
+    const rows = await client.query(`select key from rate_limits where key like 'bk:test2:%'`);
+    expect(rows.rows).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'bk_key_';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -12,6 +12,7 @@ export function generateApiKey(): { key: string; keyHash: string; hint: string }
   return { key, keyHash: hashApiKey(key), hint: secret.slice(-4) };
 }
 
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+// One-shot hash: no Hash object per request.
+export const hashApiKey = (key: string) => hash('sha256', key, 'hex');
 
 export const looksLikeApiKey = (token: string) => API_KEY_SHAPE.test(token);

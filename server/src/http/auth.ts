@@ -2,7 +2,13 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Deps, Principal } from '../deps';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
 import type { SessionClaims } from '../sso/session-token';
-import { findApiKeyByHash, touchApiKey } from '../store/api-keys';
+import {
+  type ApiKeyState,
+  findApiKeyByHash,
+  findApiKeyCountingHit,
+  touchApiKey,
+} from '../store/api-keys';
+import type { VersionedTable } from '../store/db';
 import { ApiError } from './api-error';
 
 // One answer for every failure, so a caller learns nothing about which keys exist.
@@ -16,6 +22,21 @@ const TOUCH_EVERY_MS = 60_000;
 /** The token of an `Authorization: Bearer …` header, or undefined. */
 export const bearerToken = (header: string | undefined) =>
   header ? BEARER.exec(header.trim())?.[1] : undefined;
+
+const foldedVersions = new WeakMap<Request, string>();
+
+/**
+ * The store version to cache what this request builds under (Store.version). On PostgreSQL
+ * the API-key lookup already read it in the same round trip; otherwise it is asked for.
+ */
+export function requestStoreVersion(
+  deps: Deps,
+  req: Request,
+  tables: readonly VersionedTable[],
+): Promise<string> {
+  const folded = foldedVersions.get(req);
+  return folded === undefined ? deps.store.version(tables) : Promise.resolve(folded);
+}
 
 const sessionChecks = new WeakMap<
   Request,
@@ -35,33 +56,51 @@ export function requestSession(
   return claims;
 }
 
-/** Resolves the `Authorization: Bearer` value to an API key's user or an embed session. */
-export async function authenticate(deps: Deps, req: Request): Promise<Principal> {
+/** The API key's row; on PostgreSQL with store-kept rate limits, with its hit counted too. */
+async function lookUpKey(
+  deps: Deps,
+  token: string,
+  now: Date,
+): Promise<(ApiKeyState & { hitPoints?: number | null; hitExpire?: string | null }) | undefined> {
+  const keyHash = hashApiKey(token);
+  const pool = deps.store.pgPool;
+  if (pool && deps.limits.api.backend === 'postgres') {
+    return findApiKeyCountingHit(pool, keyHash, deps.limits.api.pgCounter, now);
+  }
+  return findApiKeyByHash(deps.store, keyHash);
+}
+
+/**
+ * Resolves the `Authorization: Bearer` value to an API key's user or an embed session, and
+ * counts the request against that key's or session's rate limit.
+ */
+export async function authenticate(deps: Deps, req: Request, res: Response): Promise<Principal> {
   const token = bearerToken(req.get('authorization'));
   if (!token) throw unauthorized();
   if (looksLikeApiKey(token)) {
-    const key = await findApiKeyByHash(deps.store.db, hashApiKey(token));
     const now = deps.now();
+    const key = await lookUpKey(deps, token, now);
     if (!key || key.revokedAt !== null) throw unauthorized();
+    if (key.storeVersion !== undefined) foldedVersions.set(req, key.storeVersion);
     if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime()) throw unauthorized();
     if (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
       await touchApiKey(deps.store.db, key.id, now.toISOString());
     }
+    if (key.hitPoints != null && key.hitExpire != null) {
+      deps.limits.api.counted(key.hitPoints, Number(key.hitExpire), res);
+    } else await deps.limits.api.hit(`key:${key.id}`, res);
     return { kind: 'apiKey', userId: key.userId, keyId: key.id };
   }
   const session = await requestSession(deps, req, token);
   if (!session) throw unauthorized();
+  await deps.limits.api.hit(`session:${session.memberId}`, res);
   return { kind: 'session', ...session };
 }
 
 /** Middleware for every `/api/public/*` route that needs a key or session. */
 export function bearerAuth(deps: Deps) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const principal = await authenticate(deps, req);
-    req.principal = principal;
-    const key =
-      principal.kind === 'apiKey' ? `key:${principal.keyId}` : `session:${principal.memberId}`;
-    await deps.limits.api.hit(key, res);
+    req.principal = await authenticate(deps, req, res);
     next();
   };
 }

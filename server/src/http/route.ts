@@ -3,6 +3,7 @@ import { expressPath } from '@bridgekit/contract';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { Principal } from '../deps';
+import { JsonBody } from './json-cache';
 import { parseInput } from './validate';
 
 type In<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType }
@@ -21,13 +22,14 @@ export interface RouteContext<R extends RouteDef> {
 
 /**
  * Mounts one contract route: auth, then the body parser, then validation of params, query and
- * body with the route's schemas; the handler's result is sent with the route's status.
+ * body with the route's schemas; the handler's result (or its pre-serialized JsonBody) is sent
+ * with the route's status.
  */
 export function mountJson<R extends RouteDef>(
   router: Router,
   route: R,
   middleware: { auth?: RequestHandler; body?: RequestHandler; before?: RequestHandler[] },
-  handler: (ctx: RouteContext<R>) => Promise<Out<R>>,
+  handler: (ctx: RouteContext<R>) => Promise<Out<R> | JsonBody<Out<R>>>,
 ) {
   const chain: RequestHandler[] = [...(middleware.before ?? [])];
   if (route.auth === 'bearer') {
@@ -48,7 +50,11 @@ export function mountJson<R extends RouteDef>(
       body: route.body ? parseInput(route.body, req.body, 'body') : undefined,
     } as RouteContext<R>;
     const result = await handler(ctx);
-    res.status(route.status).json(result);
+    if (result instanceof JsonBody) {
+      // What res.json would send, serialized earlier.
+      res.status(route.status).setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.send(result.bytes);
+    } else res.status(route.status).json(result);
   });
   router[route.method](expressPath(route.path), ...chain);
 }

@@ -6,28 +6,44 @@ import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
 import { forbidden } from '../http/api-error';
+import { requestStoreVersion } from '../http/auth';
+import { jsonBodyCache } from '../http/json-cache';
 import { mountJson } from '../http/route';
-import { listOrganizationsForUser } from '../store/organizations';
+import { listOrganizationsForUser, type OrganizationWithRole } from '../store/organizations';
 
 export function organizationRoutes(
   router: Router,
   deps: Deps,
   mw: { auth: RequestHandler; body: RequestHandler },
 ) {
-  mountJson(router, routes.listOrganizations, mw, async ({ principal, query }) => {
-    const limit = query.limit ?? DEFAULT_LIMIT;
-    const rows = await listOrganizationsForUser(deps.store.db, principal.userId, {
-      cursor: query.cursor,
-      limit,
-      onlyOrgId: principal.kind === 'session' ? principal.orgId : undefined,
-    });
-    const withSecret = query.include === 'jwtSecret';
-    return toPage(rows, limit, (row) =>
+  // Pages without secrets, serialized, by caller and page, for as long as no organization or
+  // membership changes anywhere (the store version): an org picker lists on every page load.
+  const pages = jsonBodyCache<ReturnType<typeof orgPage>>();
+  const orgPage = (rows: OrganizationWithRole[], limit: number, withSecret: boolean) =>
+    toPage(rows, limit, (row) =>
       toOrganization(
         row,
         withSecret && row.role === 'ADMIN' ? { jwtSecretFrom: deps.secretBox } : {},
       ),
     );
+
+  mountJson(router, routes.listOrganizations, mw, async ({ req, principal, query }) => {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const onlyOrgId = principal.kind === 'session' ? principal.orgId : undefined;
+    const withSecret = query.include === 'jwtSecret';
+    const version = await requestStoreVersion(deps, req, ['organizations', 'members']);
+    const key = `${principal.userId}\n${onlyOrgId ?? ''}\n${query.cursor ?? ''}\n${limit}`;
+    if (!withSecret) {
+      const cached = pages.get(key, version);
+      if (cached) return cached;
+    }
+    const rows = await listOrganizationsForUser(deps.store.db, principal.userId, {
+      cursor: query.cursor,
+      limit,
+      onlyOrgId,
+    });
+    const page = orgPage(rows, limit, withSecret);
+    return withSecret ? page : pages.set(key, version, page);
   });
 
   mountJson(router, routes.createOrganization, mw, async ({ principal, query, body }) => {

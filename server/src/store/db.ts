@@ -4,8 +4,8 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
-import { migrateToLatest } from './migrations';
-import { preparedStatements } from './pg-prepared';
+import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
+import { preparedStatements, statementName } from './pg-prepared';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
 
@@ -13,6 +13,7 @@ const pgModule = lazy<typeof Pg>('pg');
 
 export type Db = Kysely<Database>;
 export type Engine = 'sqlite' | 'postgres';
+export type VersionedTable = (typeof VERSIONED_TABLES)[number];
 
 export interface Store {
   db: Db;
@@ -21,6 +22,18 @@ export interface Store {
   pgPool: Pg.Pool | undefined;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Rows of a hand-written read-only query, for the hottest paths, past the query builder:
+   * `?` placeholders, columns aliased to camelCase. On SQLite the rows may come from the exact
+   * result cache and are shared: never mutate them.
+   */
+  read<T>(sqlText: string, params: readonly unknown[]): Promise<readonly T[]>;
+  /**
+   * A value that changes whenever a committed write (from any process) may have changed one of
+   * `tables`: something built from their rows can be cached under it, exactly. On PostgreSQL
+   * it is the `store_version` counter, one for all of them.
+   */
+  version(tables: readonly VersionedTable[]): Promise<string>;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -32,11 +45,17 @@ export interface StoreOptions {
   poolSize?: number;
 }
 
+/** The PostgreSQL store version (migration 0003), as text: bigint does not fit a JS number. */
+export const STORE_VERSION_SQL =
+  'select version::text as "version" from store_version where id = 1';
+
 /** Opens SQLite in `dataDir/bridge.db` (WAL), or PostgreSQL when `databaseUrl` is set. */
 export function openStore(options: StoreOptions): Store {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   let db: Db;
   let pgPool: Pg.Pool | undefined;
+  let read: Store['read'];
+  let version: Store['version'];
   if (options.databaseUrl) {
     const pool = new (pgModule().Pool)({
       connectionString: options.databaseUrl,
@@ -56,6 +75,25 @@ export function openStore(options: StoreOptions): Store {
       dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
       plugins: [new CamelCasePlugin()],
     });
+    const numbered = new Map<string, string>();
+    read = async <T>(sqlText: string, params: readonly unknown[]) => {
+      let text = numbered.get(sqlText);
+      if (text === undefined) {
+        let n = 0;
+        text = sqlText.replace(/\?/g, () => `$${++n}`);
+        numbered.set(sqlText, text);
+      }
+      const result = await pool.query({
+        name: statementName(text),
+        text,
+        values: params as unknown[],
+      });
+      return result.rows as T[];
+    };
+    version = async () => {
+      const [row] = await read<{ version: string }>(STORE_VERSION_SQL, []);
+      return row?.version ?? '';
+    };
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const file = new SQLite(path.join(options.dataDir, 'bridge.db'));
@@ -64,10 +102,14 @@ export function openStore(options: StoreOptions): Store {
     file.pragma('synchronous = NORMAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
+    const cached = cachedSqlite(file);
     db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: cachedSqlite(file) }),
+      dialect: new SqliteDialect({ database: cached }),
       plugins: [new CamelCasePlugin()],
     });
+    read = async <T>(sqlText: string, params: readonly unknown[]) =>
+      cached.read(sqlText, params) as readonly T[];
+    version = async (tables) => String(cached.version(tables));
   }
   return {
     db,
@@ -76,6 +118,8 @@ export function openStore(options: StoreOptions): Store {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    read,
+    version,
     migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
     close: () => db.destroy(),
   };

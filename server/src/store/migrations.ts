@@ -165,9 +165,44 @@ const rateLimits = (dialect: Dialect): Migration => ({
   },
 });
 
+/** The tables whose writes bump the store version that in-process caches compare against. */
+export const VERSIONED_TABLES = ['users', 'organizations', 'members', 'data_sources'] as const;
+
+/**
+ * PostgreSQL: one `store_version` counter, bumped in the writing transaction by a statement
+ * trigger on each versioned table, so every bridge instance learns of a committed write with
+ * the next read of the counter (caches are exact across instances, with no notification to
+ * lose). BEFORE STATEMENT takes the counter's row lock before the statement locks any row, so
+ * writers queue on it rather than deadlock. SQLite keeps its versions in the process
+ * (sqlite-cached.ts), so there is nothing to create there.
+ */
+const storeVersion = (dialect: Dialect): Migration => ({
+  async up(db: Kysely<unknown>) {
+    if (dialect !== 'postgres') return;
+    await sql`create table store_version (id integer primary key check (id = 1), version bigint not null)`.execute(
+      db,
+    );
+    await sql`insert into store_version (id, version) values (1, 0)`.execute(db);
+    await sql`create function bk_bump_store_version() returns trigger language plpgsql as $$
+      begin
+        update store_version set version = version + 1 where id = 1;
+        return null;
+      end $$`.execute(db);
+    for (const table of VERSIONED_TABLES) {
+      await sql`create trigger ${sql.raw(`${table}_bump_store_version`)}
+        before insert or update or delete or truncate on ${sql.table(table)}
+        for each statement execute function bk_bump_store_version()`.execute(db);
+    }
+  },
+});
+
 /** Versioned migrations, in order. Never edit a released one: add the next. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
-  return { '0001_initial': initial(dialect), '0002_rate_limits': rateLimits(dialect) };
+  return {
+    '0001_initial': initial(dialect),
+    '0002_rate_limits': rateLimits(dialect),
+    '0003_store_version': storeVersion(dialect),
+  };
 }
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect) {

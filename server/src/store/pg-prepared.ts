@@ -2,6 +2,18 @@ import { createHash } from 'node:crypto';
 import type Pg from 'pg';
 
 const PREPARED = Symbol('bk.prepared');
+const names = new Map<string, string>();
+
+/** A stable statement name for a SQL text, so PostgreSQL parses and plans it once per connection. */
+export function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `bk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (names.size >= 1000) names.delete(names.keys().next().value as string);
+    names.set(text, name);
+  }
+  return name;
+}
 type Query = (text: unknown, ...rest: unknown[]) => Promise<unknown>;
 
 /**
@@ -13,15 +25,6 @@ export function preparedStatements(pool: Pg.Pool): {
   connect(): Promise<Pg.PoolClient>;
   end(): Promise<void>;
 } {
-  const names = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (!name) {
-      name = `bk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      names.set(text, name);
-    }
-    return name;
-  };
   return {
     end: () => pool.end(),
     connect: async () => {
@@ -32,7 +35,7 @@ export function preparedStatements(pool: Pg.Pool): {
         // (the rate limiter passes a callback) go through untouched.
         (client as unknown as { query: Query }).query = (text, ...rest) =>
           typeof text === 'string' && rest.length <= 1 && typeof rest[0] !== 'function'
-            ? query({ name: nameOf(text), text, values: rest[0] })
+            ? query({ name: statementName(text), text, values: rest[0] })
             : query(text, ...rest);
         client[PREPARED] = true;
       }

@@ -11,71 +11,129 @@ function evictOldest<K, V>(map: Map<K, V>, max: number) {
   if (map.size >= max) map.delete(map.keys().next().value as K);
 }
 
+// Table names after FROM/JOIN (reads) and INSERT INTO/UPDATE (writes), quoted the way Kysely
+// quotes them or bare as in hand-written SQL. A DELETE is not among them: foreign keys cascade
+// deletes to other tables, so it counts as a change to every table.
+const READ_TABLES = /\b(?:from|join)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
+const WRITE_TABLE =
+  /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
+// Statements that change no table's rows; a ROLLBACK (to a savepoint or not) may undo writes
+// that reads inside the transaction already saw, so it invalidates everything.
+const NEUTRAL = /^\s*(?:begin|commit|end|savepoint|release|pragma\s+data_version)\b/i;
+
+interface CachedRows {
+  stamp: number;
+  rows: unknown[];
+}
+
 /**
  * The better-sqlite3 database as Kysely's SqliteDialect sees it, with two caches:
  * - prepared statements by SQL text (Kysely would prepare every query anew);
- * - results of read-only queries, exact rather than time-based: any write on this
- *   connection (including BEGIN/COMMIT/ROLLBACK) clears them, and `PRAGMA data_version`
- *   changes when another connection (the CLI, say) commits, which clears them too.
+ * - results of read-only queries, exact rather than time-based. Each table has a generation
+ *   that a write to it on this connection bumps; a result is served only while the
+ *   generations of the tables it read are unchanged. Anything that may have changed any table
+ *   (a ROLLBACK, DDL, a statement naming no table, a commit by another connection such as the
+ *   CLI, seen through `PRAGMA data_version`) bumps a global epoch instead.
+ *
+ * `version(tables)` exposes the same stamps, for callers that cache what they build from reads.
  */
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxStatements = options.maxStatements ?? 200;
-  const maxResults = options.maxResults ?? 128;
-  const statements = new Map<string, SQLite.Statement>();
-  const results = new Map<string, unknown[]>();
+  const maxResults = options.maxResults ?? 256;
+  const statements = new Map<string, { stmt: SQLite.Statement; tables: string[] }>();
+  const results = new Map<string, CachedRows>();
+  const generations = new Map<string, number>();
   const dataVersion = file.prepare('PRAGMA data_version').pluck();
   let seenVersion = dataVersion.get();
+  let epoch = 0;
+
+  const bumpAll = () => {
+    epoch++;
+    results.clear();
+  };
+  const writtenTable = new Map<string, string | null>();
+  const written = (sqlText: string) => {
+    if (NEUTRAL.test(sqlText)) return;
+    let table = writtenTable.get(sqlText);
+    if (table === undefined) {
+      table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? null;
+      evictOldest(writtenTable, maxStatements);
+      writtenTable.set(sqlText, table);
+    }
+    if (table) generations.set(table, (generations.get(table) ?? 0) + 1);
+    else bumpAll();
+  };
+  // Generations only grow, so their sum changes whenever one of them does.
+  const stampOf = (tables: readonly string[]) => {
+    const version = dataVersion.get();
+    if (version !== seenVersion) {
+      seenVersion = version;
+      bumpAll();
+    }
+    let stamp = epoch;
+    for (const t of tables) stamp += generations.get(t) ?? 0;
+    return stamp;
+  };
 
   const statement = (sqlText: string) => {
-    let stmt = statements.get(sqlText);
-    if (!stmt) {
-      stmt = file.prepare(sqlText);
+    let entry = statements.get(sqlText);
+    if (!entry) {
+      const tables = [...sqlText.matchAll(READ_TABLES)].map((m) => m[1]!.toLowerCase());
+      entry = { stmt: file.prepare(sqlText), tables: [...new Set(tables)] };
       evictOldest(statements, maxStatements);
-      statements.set(sqlText, stmt);
+      statements.set(sqlText, entry);
     }
-    return stmt;
+    return entry;
+  };
+
+  /** Rows of a read-only statement, from the cache while the tables it read are unchanged. */
+  const readAll = (sqlText: string, params: readonly unknown[]): unknown[] => {
+    const { stmt, tables } = statement(sqlText);
+    const stamp = stampOf(tables);
+    const key = `${sqlText}\u0000${JSON.stringify(params)}`;
+    const cached = results.get(key);
+    if (cached && cached.stamp === stamp) return cached.rows;
+    const rows = stmt.all(params as unknown[]);
+    if (!cached) evictOldest(results, maxResults);
+    results.set(key, { stamp, rows });
+    return rows;
   };
 
   return {
     close: () => file.close(),
+    version: (tables: readonly string[]) => stampOf(tables),
+    /**
+     * Rows of a read-only statement, shared with other callers: never mutate them. (Kysely's
+     * CamelCasePlugin maps every row to a new object, so its callers never see these.)
+     */
+    read: (sqlText: string, params: readonly unknown[]): readonly unknown[] => {
+      const { stmt } = statement(sqlText);
+      if (!stmt.reader || !stmt.readonly) throw new Error('read() takes read-only statements');
+      return readAll(sqlText, params);
+    },
     prepare(sqlText: string) {
-      const stmt = statement(sqlText);
+      const { stmt } = statement(sqlText);
       // INSERT … RETURNING is a "reader" too; only read-only statements may be served from cache.
       if (!stmt.reader || !stmt.readonly) {
         return {
           reader: stmt.reader,
           all: (params: readonly unknown[]) => {
-            results.clear();
+            written(sqlText);
             return stmt.all(params as unknown[]);
           },
           run: (params: readonly unknown[]) => {
-            results.clear();
+            written(sqlText);
             return stmt.run(params as unknown[]);
           },
           iterate: (params: readonly unknown[]) => {
-            results.clear();
+            written(sqlText);
             return stmt.iterate(params as unknown[]);
           },
         };
       }
       return {
         reader: true,
-        all(params: readonly unknown[]) {
-          const version = dataVersion.get();
-          if (version !== seenVersion) {
-            seenVersion = version;
-            results.clear();
-          }
-          const key = `${sqlText}\u0000${JSON.stringify(params)}`;
-          let rows = results.get(key);
-          if (!rows) {
-            rows = stmt.all(params as unknown[]);
-            evictOldest(results, maxResults);
-            results.set(key, rows);
-          }
-          // Kysely's CamelCasePlugin maps every row to a new object, so callers never share ours.
-          return rows.slice();
-        },
+        all: (params: readonly unknown[]) => readAll(sqlText, params).slice(),
         run: (params: readonly unknown[]) => stmt.run(params as unknown[]),
         iterate: (params: readonly unknown[]) => stmt.iterate(params as unknown[]),
       };

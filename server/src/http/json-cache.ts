@@ -1,0 +1,33 @@
+/** A response body serialized once, sent as is (see mountJson). `T` is the shape it holds. */
+export class JsonBody<T = unknown> {
+  declare readonly shape?: T;
+  constructor(readonly bytes: Buffer) {}
+
+  static of<T>(value: T): JsonBody<T> {
+    return new JsonBody<T>(Buffer.from(JSON.stringify(value)));
+  }
+}
+
+/**
+ * Serialized response bodies by key, each served only while the store version it was built
+ * under still holds (Store.version): exact, never time-based. Oldest entries go first past
+ * `max`.
+ */
+export function jsonBodyCache<T>(max = 256) {
+  const entries = new Map<string, { version: string; body: JsonBody<T> }>();
+  return {
+    get(key: string, version: string): JsonBody<T> | undefined {
+      const entry = entries.get(key);
+      return entry?.version === version ? entry.body : undefined;
+    },
+    /** Serializes `value` and keeps it under `key` for `version`. */
+    set(key: string, version: string, value: T): JsonBody<T> {
+      const body = JsonBody.of(value);
+      if (!entries.has(key) && entries.size >= max) {
+        entries.delete(entries.keys().next().value as string);
+      }
+      entries.set(key, { version, body });
+      return body;
+    },
+  };
+}
