@@ -35,8 +35,9 @@ async function measure(bridge: BridgeProcess) {
   const bareResult = await load({ url: `${bare.url}${path}`, ...opts });
   const bridgeResult = await load({ url: `${bridge.url}${path}`, headers, ...opts });
   const rss = bridge.rssMb();
+  const peakRss = bridge.peakRssMb();
   await bare.stop();
-  return { bareResult, bridgeResult, rss, bytes: body.length };
+  return { bareResult, bridgeResult, rss, peakRss, bytes: body.length };
 }
 
 const row = (name: string, r: LoadResult) =>
@@ -51,7 +52,7 @@ export async function run() {
     const db = engine === 'postgres' ? await createPgDatabase() : undefined;
     const bridge = await startBridgeProcess(db ? { DATABASE_URL: db.url } : {});
     try {
-      const { bareResult, bridgeResult, rss, bytes } = await measure(bridge);
+      const { bareResult, bridgeResult, rss, peakRss, bytes } = await measure(bridge);
       const ratio = bridgeResult.rps / bareResult.rps;
       const target = engine === 'sqlite' ? 0.5 : 0.35;
       console.log(`### ${engine} (body ${bytes} bytes)\n`);
@@ -61,7 +62,7 @@ export async function run() {
       console.log(row('bridge', bridgeResult));
       console.log(
         `\nratio ${fmt(ratio, 2)} (target ≥ ${target}: ${ratio >= target ? 'met' : 'MISSED'}), ` +
-          `bridge RSS ${fmt(rss, 0)} MB (target < 150: ${rss < 150 ? 'met' : 'MISSED'}), ` +
+          `bridge peak RSS ${fmt(peakRss, 0)} MB (target < 150: ${peakRss < 150 ? 'met' : 'MISSED'}; ${fmt(rss, 0)} MB at the end), ` +
           `non-2xx ${bridgeResult.non2xx} (target 0: ${bridgeResult.non2xx === 0 ? 'met' : 'MISSED'})\n`,
       );
     } finally {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { buildServer } from '../../server/build.mjs';
+import { buildServer, serveNodeFlags } from '../../server/build.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -39,6 +39,11 @@ export function cpuMsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+}
+
 export interface BridgeProcess {
   url: string;
   pid: number;
@@ -46,6 +51,8 @@ export interface BridgeProcess {
   env: Record<string, string>;
   cli(...args: string[]): Promise<string>;
   rssMb(): number;
+  /** Peak RSS since the process started (VmHWM), in MB. */
+  peakRssMb(): number;
   stop(): Promise<void>;
 }
 
@@ -69,9 +76,15 @@ export async function startBridgeProcess(
     ...extraEnv,
   };
   await buildServer();
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  // The flags `npm start` runs the bridge with; BENCH_NODE_ARGS adds more (e.g. `--cpu-prof
+  // --cpu-prof-dir=/tmp/prof` to profile it under load).
+  const nodeArgs = [
+    ...serveNodeFlags(),
+    ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'server/dist/main.js')], {
     env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/healthz`);
@@ -84,10 +97,8 @@ export async function startBridgeProcess(
       const { stdout } = await run(path.join(root, 'node_modules/.bin/bridge'), args, { env });
       return stdout.trim();
     },
-    rssMb() {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    },
+    rssMb: () => statusMb(child.pid ?? 0, 'VmRSS'),
+    peakRssMb: () => statusMb(child.pid ?? 0, 'VmHWM'),
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

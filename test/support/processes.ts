@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, SERVER_BUNDLE } from '../../server/build.mjs';
+import { buildServer, SERVER_BUNDLE, serveNodeFlags } from '../../server/build.mjs';
 import { createApiKeyForEmail } from '../../server/src/domain/api-key-admin';
 import { openStore } from '../../server/src/store/db';
 
@@ -64,14 +64,14 @@ export interface BridgeProcess {
   stop(graceMs?: number): Promise<Exit>;
 }
 
-/** Runs `node server/dist/main.js` as a production user would, and waits for `/healthz`. */
+/** Runs the bundle with `npm run serve`'s node flags, as a production user would; waits for `/healthz`. */
 export async function startBridgeProcess(
   data: BridgeData,
   env: Record<string, string> = {},
 ): Promise<BridgeProcess> {
   await buildBridge();
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...serveNodeFlags(), MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
