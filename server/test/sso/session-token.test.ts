@@ -1,4 +1,4 @@
-import { base64url, decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
+import { base64url, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createSessionTokens, type SessionClaims } from '../../src/sso/session-token';
 import { verifySsoToken } from '../../src/sso/token';
@@ -40,6 +40,57 @@ describe('createSessionTokens', () => {
     expect(payload).toMatchObject({ iss: 'bridgekit', aud: 'bridgekit-session' });
     expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(decodeJwt(second.token).jti).not.toBe(payload.jti);
+  });
+
+  it('is a standard HS256 JWT that jose verifies with the same key and checks', async () => {
+    const sessions = createSessionTokens({ key: KEY, now: clock().now });
+    const { token } = await sessions.issue(CLAIMS);
+    const { payload } = await jwtVerify(token, KEY, {
+      algorithms: ['HS256'],
+      typ: 'bk-session+jwt',
+      issuer: 'bridgekit',
+      audience: 'bridgekit-session',
+      currentDate: START,
+    });
+    expect(payload).toMatchObject({ sub: CLAIMS.userId, org: CLAIMS.orgId, mem: CLAIMS.memberId });
+  });
+
+  it('refuses a validly signed token whose header is not exactly the one it writes', async () => {
+    const t = Math.floor(START.getTime() / 1000);
+    const claims = {
+      iss: 'bridgekit',
+      aud: 'bridgekit-session',
+      sub: CLAIMS.userId,
+      org: CLAIMS.orgId,
+      mem: CLAIMS.memberId,
+      role: 'ADMIN',
+      iat: t,
+      exp: t + 600,
+      jti: 'j',
+    };
+    const sessions = createSessionTokens({ key: KEY, now: clock().now });
+    for (const header of [
+      { alg: 'HS256', typ: 'bk-session+jwt', kid: 'x' },
+      { typ: 'bk-session+jwt', alg: 'HS256' },
+      { alg: 'HS256', typ: 'JWT' },
+    ]) {
+      const token = await new SignJWT(claims).setProtectedHeader(header).sign(KEY);
+      expect(await sessions.verify(token)).toBeNull();
+    }
+    const ok = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'bk-session+jwt' })
+      .sign(KEY);
+    expect(await sessions.verify(ok)).toEqual(CLAIMS);
+  });
+
+  it('refuses a token issued in the future past the skew', async () => {
+    const time = clock();
+    const sessions = createSessionTokens({ key: KEY, now: time.now });
+    const { token } = await sessions.issue(CLAIMS);
+    time.advance(-6);
+    expect(await sessions.verify(token)).toBeNull();
+    time.advance(2);
+    expect(await sessions.verify(token)).toEqual(CLAIMS);
   });
 
   it('is never confusable with an API key', async () => {
