@@ -30,11 +30,12 @@ export function createApp(deps: Deps): Express {
   app.use(cors(deps));
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
   const router = express.Router();
-  serviceRoutes(router, deps);
+  // The router tries routes in this order, so the hottest come first (no two paths overlap).
+  ssoRoutes(router, deps, mw);
   organizationRoutes(router, deps, mw);
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
-  ssoRoutes(router, deps, mw);
+  serviceRoutes(router, deps);
   embedRoutes(router, deps, { assetsDir: EMBED_ASSETS_DIR });
   app.use(router);
   app.use(notFoundRoute);

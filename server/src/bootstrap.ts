@@ -15,10 +15,17 @@ const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
 export async function bootstrap(
   config: Config,
   log: Logger,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; server?: boolean } = {},
 ): Promise<Deps> {
   const { secretBox, sessionKey } = loadSecrets(config, log);
-  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    // The long-running server checkpoints SQLite off its event loop.
+    checkpointInWorker: options.server
+      ? { onError: (message) => log.warn({ err: message }, 'SQLite checkpoint failed') }
+      : undefined,
+  });
   if (options.migrate ?? true) {
     const applied = await store.migrate();
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
@@ -64,7 +71,7 @@ export async function bootstrap(
     log,
     secretBox,
     sessions: createSessionTokens({ key: sessionKey, now }),
-    replay: redis ? redisReplayGuard(redis, now) : storeReplayGuard(store.db, now),
+    replay: redis ? redisReplayGuard(redis, now) : storeReplayGuard(store, now),
     now,
   };
 }

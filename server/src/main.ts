@@ -39,7 +39,7 @@ async function main() {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  const deps = await bootstrap(config, log).catch((err) => {
+  const deps = await bootstrap(config, log, { server: true }).catch((err) => {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);

@@ -95,6 +95,7 @@ describe('SQLite result cache, by table', () => {
   interface Two {
     a: { id: number; v: string };
     b: { id: number; v: string };
+    c: { id: number; a_id: number };
   }
   let dir: string;
   let raw: SQLite.Database;
@@ -109,7 +110,12 @@ describe('SQLite result cache, by table', () => {
     db = new Kysely<Two>({ dialect: new SqliteDialect({ database: cache }) });
     await sql`create table a (id integer primary key, v text not null)`.execute(db);
     await sql`create table b (id integer primary key, v text not null)`.execute(db);
+    // c references a, so a DELETE from a may cascade; nothing references b or c.
+    await sql`create table c (id integer primary key, a_id integer references a(id) on delete cascade)`.execute(
+      db,
+    );
     await db.insertInto('a').values({ id: 1, v: 'a1' }).execute();
+    await sql`insert into c (id, a_id) values (1, 1)`.execute(db);
     await db.insertInto('b').values({ id: 1, v: 'b1' }).execute();
   });
   afterAll(async () => {
@@ -137,11 +143,20 @@ describe('SQLite result cache, by table', () => {
     expect(await bValue()).toBe('b-sneaked');
   });
 
-  it('drops every result on a DELETE anywhere (foreign keys cascade)', async () => {
+  it('drops every result on a DELETE from a table foreign keys reference (it may cascade)', async () => {
     expect(await bValue()).toBe('b-sneaked');
     sneak('b-after-delete');
     await db.deleteFrom('a').where('id', '=', 2).execute();
     expect(await bValue()).toBe('b-after-delete');
+  });
+
+  it('drops only its own results on a DELETE from a table nothing references', async () => {
+    expect(await bValue()).toBe('b-after-delete');
+    sneak('b-sneaked-again');
+    await db.deleteFrom('c').where('id', '=', 1).execute();
+    expect(await bValue()).toBe('b-after-delete'); // c is a leaf: b's results stay
+    await db.deleteFrom('b').where('id', '=', 2).execute();
+    expect(await bValue()).toBe('b-sneaked-again');
   });
 
   it('moves version(tables) only for writes to those tables', async () => {

@@ -23,6 +23,40 @@ export const invalidSsoToken = (reason: string) =>
 
 const hasNul = (value: string | undefined) => value?.includes('\u0000') ?? false;
 
+const MAX_ORG_KEYS = 1000;
+const orgKeysBySecretBox = new WeakMap<Deps['secretBox'], Map<string, Promise<CryptoKey>>>();
+const importKey = (secret: string) =>
+  crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  );
+
+/**
+ * The organization's HS256 key, decrypted and imported once per sealed secret (a rotated or
+ * regenerated secret is another sealed value, so it is never served stale). Non-extractable:
+ * the plaintext secret does not stay in memory.
+ */
+function orgHmacKey(deps: Deps, org: OrganizationRow): Promise<CryptoKey> {
+  let keys = orgKeysBySecretBox.get(deps.secretBox);
+  if (!keys) {
+    keys = new Map();
+    orgKeysBySecretBox.set(deps.secretBox, keys);
+  }
+  const id = `${org.id}\u0000${org.jwtSecretSealed}`;
+  let key = keys.get(id);
+  if (!key) {
+    key = importKey(deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret'));
+    // A failed import must not stay cached.
+    key.catch(() => keys.delete(id));
+    if (keys.size >= MAX_ORG_KEYS) keys.delete(keys.keys().next().value as string);
+    keys.set(id, key);
+  }
+  return key;
+}
+
 /** Verifies a host-signed token and returns the organization it names. */
 export async function verifyHostToken(
   deps: Deps,
@@ -34,7 +68,7 @@ export async function verifyHostToken(
       // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
       if (hasNul(orgId)) return null;
       org = await findOrganizationById(deps.store.db, orgId);
-      return org ? deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret') : null;
+      return org ? orgHmacKey(deps, org) : null;
     },
     consumeJti: async (orgId, jti, expiresAt) => {
       if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');

@@ -1,5 +1,20 @@
 import type { Redis } from 'ioredis';
-import type { Db } from '../store/db';
+import type { Store } from '../store/db';
+import { precompiled } from '../store/precompiled';
+
+// Taken over only when the stored entry has expired; a live one means replay.
+const claimJti = precompiled((db, orgId: string, jti: string, expiresAt: string, at: string) =>
+  db
+    .insertInto('ssoJti')
+    .values({ organizationId: orgId, jti, expiresAt })
+    .onConflict((oc) =>
+      oc
+        .columns(['organizationId', 'jti'])
+        .doUpdateSet({ expiresAt })
+        .where('ssoJti.expiresAt', '<', at),
+    )
+    .returning('jti'),
+);
 
 /** Remembers used `jti`s until their token expires, shared by every bridge instance. */
 export interface ReplayGuard {
@@ -7,28 +22,75 @@ export interface ReplayGuard {
   consume(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
 }
 
-/** Kept in the store: a primary key on (organization, jti); expired rows are reused and purged. */
-export function storeReplayGuard(db: Db, now: () => Date): ReplayGuard {
+// claimJti as plain SQL, for SQLite's synchronous batches.
+const CLAIM_SQL = `insert into sso_jti (organization_id, jti, expires_at) values (?, ?, ?)
+  on conflict (organization_id, jti) do update set expires_at = excluded.expires_at
+  where sso_jti.expires_at < ? returning jti`;
+
+interface Claim {
+  orgId: string;
+  jti: string;
+  expiresAt: string;
+  at: string;
+  resolve(fresh: boolean): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Kept in the store: a primary key on (organization, jti); expired rows are reused and purged.
+ *
+ * On SQLite (one connection) claims are group-committed: those made while the event loop
+ * runs are written in one transaction, committed before any of them is answered; each still
+ * sees the ones before it, so a jti used twice in one batch is a replay too. A commit per
+ * exchange was the costliest step of an SSO exchange.
+ */
+export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
+  const { db } = store;
+  const groupCommit = store.engine === 'sqlite';
   let calls = 0;
+  let batch: Claim[] | undefined;
+
+  const purgeDue = (at: string) =>
+    ++calls % 200 === 0 ? db.deleteFrom('ssoJti').where('expiresAt', '<', at).execute() : undefined;
+
+  async function commit(claims: Claim[]) {
+    try {
+      const params = claims.map((c) => [c.orgId, c.jti, c.expiresAt, c.at]);
+      // Synchronously when the connection is free; else in turn, through Kysely.
+      const written = store.writeBatch?.(CLAIM_SQL, params)?.map((rows) => rows.length > 0);
+      const fresh =
+        written ??
+        (await db.transaction().execute(async (tx) => {
+          const out: boolean[] = [];
+          for (const c of claims) {
+            out.push((await claimJti(tx, c.orgId, c.jti, c.expiresAt, c.at)).length > 0);
+          }
+          return out;
+        }));
+      for (const [i, c] of claims.entries()) c.resolve(fresh[i]!);
+    } catch (err) {
+      for (const c of claims) c.reject(err);
+    }
+  }
+
   return {
     async consume(orgId, jti, expiresAt) {
       const at = now().toISOString();
-      if (++calls % 200 === 0) {
-        await db.deleteFrom('ssoJti').where('expiresAt', '<', at).execute();
+      await purgeDue(at);
+      if (!groupCommit) {
+        return (await claimJti(db, orgId, jti, expiresAt.toISOString(), at)).length > 0;
       }
-      const row = await db
-        .insertInto('ssoJti')
-        .values({ organizationId: orgId, jti, expiresAt: expiresAt.toISOString() })
-        .onConflict((oc) =>
-          oc
-            .columns(['organizationId', 'jti'])
-            .doUpdateSet({ expiresAt: expiresAt.toISOString() })
-            // Only an expired entry may be taken over; a live one means replay.
-            .where('ssoJti.expiresAt', '<', at),
-        )
-        .returning('jti')
-        .executeTakeFirst();
-      return row !== undefined;
+      return new Promise<boolean>((resolve, reject) => {
+        if (!batch) {
+          const claims: Claim[] = [];
+          batch = claims;
+          setImmediate(() => {
+            batch = undefined;
+            void commit(claims);
+          });
+        }
+        batch.push({ orgId, jti, expiresAt: expiresAt.toISOString(), at, resolve, reject });
+      });
     },
   };
 }

@@ -10,8 +10,11 @@ import { hmacKeyCache } from './hmac-keys';
  */
 
 export interface SsoTokenDeps {
-  /** The organization's jwtSecret, or null if the organization is unknown. */
-  findOrgSecret(orgId: string): Promise<string | null>;
+  /**
+   * The organization's jwtSecret (or the HMAC key already imported from it), or null if the
+   * organization is unknown.
+   */
+  findOrgSecret(orgId: string): Promise<string | CryptoKey | null>;
   /** Records a jti until `expiresAt`; false when it was already used. */
   consumeJti(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
   now(): Date;
@@ -118,7 +121,8 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
 
   let verified: Record<string, unknown>;
   try {
-    ({ payload: verified } = await jwtVerify(token, await orgKeyOf(secret), options));
+    const key = typeof secret === 'string' ? await orgKeyOf(secret) : secret;
+    ({ payload: verified } = await jwtVerify(token, key, options));
   } catch (error) {
     return failure(reasonOf(error));
   }

@@ -1,13 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CamelCasePlugin,
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
 import { preparedStatements, statementName } from './pg-prepared';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 
 const pgModule = lazy<typeof Pg>('pg');
 
@@ -34,6 +42,15 @@ export interface Store {
    * it is the `store_version` counter, one for all of them.
    */
   version(tables: readonly VersionedTable[]): Promise<string>;
+  /**
+   * SQLite only: runs one write statement once per parameter list, in one transaction, right
+   * now, returning each run's rows. Undefined while another transaction holds the connection
+   * (the caller then goes through Kysely and waits its turn).
+   */
+  writeBatch?(
+    sqlText: string,
+    paramLists: readonly (readonly unknown[])[],
+  ): unknown[][] | undefined;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -43,6 +60,11 @@ export interface StoreOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * SQLite: checkpoint the WAL from a worker thread (the server does; the CLI and most tests
+   * keep SQLite's automatic checkpoints on their one connection).
+   */
+  checkpointInWorker?: { onError(message: string): void };
 }
 
 /** The PostgreSQL store version (migration 0003), as text: bigint does not fit a JS number. */
@@ -56,6 +78,8 @@ export function openStore(options: StoreOptions): Store {
   let pgPool: Pg.Pool | undefined;
   let read: Store['read'];
   let version: Store['version'];
+  let writeBatch: Store['writeBatch'];
+  let checkpointer: Checkpointer | undefined;
   if (options.databaseUrl) {
     const pool = new (pgModule().Pool)({
       connectionString: options.databaseUrl,
@@ -102,14 +126,31 @@ export function openStore(options: StoreOptions): Store {
     file.pragma('synchronous = NORMAL');
     file.pragma('foreign_keys = ON');
     file.pragma('busy_timeout = 5000');
+    if (options.checkpointInWorker) {
+      // The worker keeps the WAL short; this connection only checkpoints if it gets long
+      // (~40 MB), which it would only do with the worker stopped or far behind.
+      file.pragma('wal_autocheckpoint = 10000');
+      checkpointer = startCheckpointer(file.name, options.checkpointInWorker);
+    }
     const cached = cachedSqlite(file);
     db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: cached }),
       plugins: [new CamelCasePlugin()],
     });
-    read = async <T>(sqlText: string, params: readonly unknown[]) =>
-      cached.read(sqlText, params) as readonly T[];
+    read = async <T>(sqlText: string, params: readonly unknown[]) => {
+      // Inside another request's transaction (between its awaits) the one connection would
+      // show its uncommitted writes: wait for it through Kysely's connection mutex instead.
+      if (file.inTransaction) {
+        return (await db.executeQuery<T>(CompiledQuery.raw(sqlText, [...params]))).rows;
+      }
+      return cached.read(sqlText, params) as readonly T[];
+    };
     version = async (tables) => String(cached.version(tables));
+    writeBatch = (sqlText, paramLists) => {
+      if (file.inTransaction) return undefined;
+      const stmt = cached.prepare(sqlText);
+      return file.transaction(() => paramLists.map((params) => stmt.all(params)))();
+    };
   }
   return {
     db,
@@ -120,8 +161,12 @@ export function openStore(options: StoreOptions): Store {
     },
     read,
     version,
+    writeBatch,
     migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
-    close: () => db.destroy(),
+    async close() {
+      await checkpointer?.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { precompiled } from './precompiled';
 import type { MembersTable } from './schema';
 
 export type MemberRow = MembersTable;
@@ -60,13 +61,19 @@ export const findMemberByUser = (
     .where('m.userId', '=', userId)
     .executeTakeFirst();
 
-/** The membership of the user with this (normalized) email, with its stored groups. */
-export const findMemberByEmail = (db: Db, orgId: string, email: string) =>
+const byEmail = precompiled((db, orgId: string, email: string) =>
   withUser(db)
     .select('m.groups')
     .where('m.organizationId', '=', orgId)
-    .where('u.email', '=', email)
-    .executeTakeFirst();
+    .where('u.email', '=', email),
+);
+/** The membership of the user with this (normalized) email, with its stored groups. */
+export const findMemberByEmail = async (
+  db: Db,
+  orgId: string,
+  email: string,
+): Promise<(MemberWithUser & { groups: string | null }) | undefined> =>
+  (await byEmail(db, orgId, email))[0];
 
 export function listMembers(
   db: Db,

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { precompiled } from './precompiled';
 import type { OrganizationsTable } from './schema';
 
 export type OrganizationRow = OrganizationsTable;
@@ -7,26 +8,33 @@ export type OrganizationWithRole = OrganizationRow & { role: string };
 export const insertOrganization = (db: Db, org: OrganizationRow) =>
   db.insertInto('organizations').values(org).execute();
 
-export const findOrganizationById = (db: Db, id: string) =>
-  db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+const byId = precompiled((db, id: string) =>
+  db.selectFrom('organizations').selectAll().where('id', '=', id),
+);
+/** Every SSO exchange and every request naming an organization reads it by id. */
+export const findOrganizationById = async (
+  db: Db,
+  id: string,
+): Promise<OrganizationRow | undefined> => (await byId(db, id))[0];
 
 export const findOrganizationBySlug = (db: Db, slug: string) =>
   db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
 
 /** The organization and the user's role in it, or undefined when absent or not a member. */
-export const findOrganizationForUser = (
-  db: Db,
-  orgId: string,
-  userId: string,
-): Promise<OrganizationWithRole | undefined> =>
+const forUser = precompiled((db, orgId: string, userId: string) =>
   db
     .selectFrom('members as m')
     .innerJoin('organizations as o', 'o.id', 'm.organizationId')
     .selectAll('o')
     .select('m.role')
     .where('m.userId', '=', userId)
-    .where('m.organizationId', '=', orgId)
-    .executeTakeFirst();
+    .where('m.organizationId', '=', orgId),
+);
+export const findOrganizationForUser = async (
+  db: Db,
+  orgId: string,
+  userId: string,
+): Promise<OrganizationWithRole | undefined> => (await forUser(db, orgId, userId))[0];
 
 /** One keyset page (`limit + 1` rows, to know whether more follow) of the user's organizations. */
 export function listOrganizationsForUser(

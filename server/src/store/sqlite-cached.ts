@@ -12,11 +12,14 @@ function evictOldest<K, V>(map: Map<K, V>, max: number) {
 }
 
 // Table names after FROM/JOIN (reads) and INSERT INTO/UPDATE (writes), quoted the way Kysely
-// quotes them or bare as in hand-written SQL. A DELETE is not among them: foreign keys cascade
-// deletes to other tables, so it counts as a change to every table.
+// quotes them or bare as in hand-written SQL. A DELETE from a table that foreign keys
+// reference may cascade to other tables, so it counts as a change to every table.
 const READ_TABLES = /\b(?:from|join)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
 const WRITE_TABLE =
   /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
+const DELETE_TABLE = /^\s*delete\s+from\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
+const REFERENCED = `select 1 from sqlite_master m, pragma_foreign_key_list(m.name) f
+  where m.type = 'table' and lower(f."table") = ? limit 1`;
 // Statements that change no table's rows; a ROLLBACK (to a savepoint or not) may undo writes
 // that reads inside the transaction already saw, so it invalidates everything.
 const NEUTRAL = /^\s*(?:begin|commit|end|savepoint|release|pragma\s+data_version)\b/i;
@@ -39,7 +42,7 @@ interface CachedRows {
  */
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxStatements = options.maxStatements ?? 200;
-  const maxResults = options.maxResults ?? 256;
+  const maxResults = options.maxResults ?? 2048;
   const statements = new Map<string, { stmt: SQLite.Statement; tables: string[] }>();
   const results = new Map<string, CachedRows>();
   const generations = new Map<string, number>();
@@ -50,6 +53,19 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const bumpAll = () => {
     epoch++;
     results.clear();
+    // DDL may have added or dropped foreign keys.
+    referenced.clear();
+    writtenTable.clear();
+  };
+  // Whether foreign keys reference a table, asked once per table (until the schema changes).
+  const referenced = new Map<string, boolean>();
+  const isReferenced = (table: string) => {
+    let yes = referenced.get(table);
+    if (yes === undefined) {
+      yes = file.prepare(REFERENCED).get(table) !== undefined;
+      referenced.set(table, yes);
+    }
+    return yes;
   };
   const writtenTable = new Map<string, string | null>();
   const written = (sqlText: string) => {
@@ -57,6 +73,8 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
     let table = writtenTable.get(sqlText);
     if (table === undefined) {
       table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? null;
+      const deleted = DELETE_TABLE.exec(sqlText)?.[1]?.toLowerCase();
+      if (deleted && !isReferenced(deleted)) table = deleted;
       evictOldest(writtenTable, maxStatements);
       writtenTable.set(sqlText, table);
     }

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { storeReplayGuard } from '../src/sso/replay';
+import { openStore, type Store } from '../src/store/db';
+import { findOrganizationById } from '../src/store/organizations';
+import { precompiled } from '../src/store/precompiled';
+import { startCheckpointer } from '../src/store/sqlite-checkpointer';
+import { createPgDatabase, ENGINES } from './support/bridge';
+
+const NOW = new Date().toISOString();
+const org = (id: string, name = id) => ({
+  id,
+  name,
+  slug: id,
+  customAiContext: null,
+  onboardingStatus: 'STARTED',
+  fullEmbedEnabled: 0,
+  embedAllowedOrigins: '[]',
+  jwtSecretSealed: 'sealed',
+  createdAt: NOW,
+  updatedAt: NOW,
+});
+
+describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
+  let store: Store;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-hot-'));
+    database = engine === 'postgres' ? await createPgDatabase() : undefined;
+    store = openStore({ databaseUrl: database?.url, dataDir });
+    await store.migrate();
+    await store.db
+      .insertInto('organizations')
+      .values([org('org_a', 'A'), org('org_b', 'B')])
+      .execute();
+  });
+  afterAll(async () => {
+    await store.close();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe('precompiled', () => {
+    const byName = precompiled((db, name: string, limit: number) =>
+      db.selectFrom('organizations').select('id').where('name', '=', name).limit(limit),
+    );
+
+    it('runs with each call’s own arguments', async () => {
+      expect(await byName(store.db, 'A', 5)).toEqual([{ id: 'org_a' }]);
+      expect(await byName(store.db, 'B', 5)).toEqual([{ id: 'org_b' }]);
+      expect(await byName(store.db, 'B', 0)).toEqual([]);
+      expect((await findOrganizationById(store.db, 'org_b'))?.name).toBe('B');
+      expect(await findOrganizationById(store.db, 'org_none')).toBeUndefined();
+    });
+
+    it('works inside a transaction, which sees its own writes', async () => {
+      await store.db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('organizations')
+          .set({ name: 'B2' })
+          .where('id', '=', 'org_b')
+          .execute();
+        expect(await byName(tx, 'B2', 5)).toEqual([{ id: 'org_b' }]);
+      });
+      expect(await byName(store.db, 'B2', 5)).toEqual([{ id: 'org_b' }]);
+    });
+
+    it('refuses a query that does not use every argument as a parameter', async () => {
+      const careless = precompiled((db, _unused: string) =>
+        db.selectFrom('organizations').select('id'),
+      );
+      await expect(careless(store.db, 'x')).rejects.toThrow('every argument must be a parameter');
+    });
+  });
+
+  describe('replay guard', () => {
+    const guard = () => storeReplayGuard(store, () => new Date());
+    const later = () => new Date(Date.now() + 600_000);
+
+    it('lets exactly one of many concurrent uses of one jti through', async () => {
+      const jti = randomUUID();
+      const replay = guard();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => replay.consume('org_a', jti, later())),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('keeps the jtis of one batch apart, and each org’s apart', async () => {
+      const replay = guard();
+      const jtis = Array.from({ length: 30 }, () => randomUUID());
+      expect(await Promise.all(jtis.map((j) => replay.consume('org_a', j, later())))).toEqual(
+        Array(30).fill(true),
+      );
+      expect(await Promise.all(jtis.map((j) => replay.consume('org_b', j, later())))).toEqual(
+        Array(30).fill(true),
+      );
+      expect(await Promise.all(jtis.map((j) => replay.consume('org_a', j, later())))).toEqual(
+        Array(30).fill(false),
+      );
+    });
+
+    it('takes over a jti whose entry has expired', async () => {
+      const replay = guard();
+      const jti = randomUUID();
+      expect(await replay.consume('org_a', jti, new Date(Date.now() - 1000))).toBe(true);
+      expect(await replay.consume('org_a', jti, later())).toBe(true);
+      expect(await replay.consume('org_a', jti, later())).toBe(false);
+    });
+
+    it('waits for a transaction that holds the connection, and still refuses a replay', async () => {
+      const replay = guard();
+      const jti = randomUUID();
+      let inside: Promise<boolean[]> | undefined;
+      await store.db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('organizations')
+          .set({ name: 'A' })
+          .where('id', '=', 'org_a')
+          .execute();
+        // Claimed while the transaction is open: they must queue, not join it.
+        inside = Promise.all([
+          replay.consume('org_a', jti, later()),
+          replay.consume('org_a', jti, later()),
+        ]);
+        await new Promise((r) => setTimeout(r, 20));
+      });
+      expect((await inside)?.sort()).toEqual([false, true]);
+    });
+  });
+});
+
+describe('SQLite checkpoints in a worker', () => {
+  let dir: string;
+  let file: string;
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const walBytes = () => fs.statSync(`${file}-wal`).size;
+
+  it('copies the WAL into the database while the writer never checkpoints itself', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-ckpt-'));
+    file = path.join(dir, 'c.db');
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table t (id integer primary key, v text not null)');
+    const dataVersion = writer.prepare('PRAGMA data_version').pluck();
+    const errors: string[] = [];
+    const checkpointer = startCheckpointer(file, { everyMs: 20, onError: (m) => errors.push(m) });
+    try {
+      const insert = writer.prepare('insert into t (v) values (?)');
+      for (let i = 0; i < 2000; i++) insert.run('x'.repeat(200));
+      const versionBefore = dataVersion.get();
+      expect(walBytes()).toBeGreaterThan(400_000);
+      // The rows live in the WAL until a checkpoint copies them into the database file.
+      for (let i = 0; i < 150 && fs.statSync(file).size < 400_000; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(fs.statSync(file).size).toBeGreaterThan(400_000);
+      expect(writer.prepare('select count(*) from t').pluck().get()).toBe(2000);
+      expect(errors).toEqual([]);
+      // A checkpoint is not a commit: caches keyed on data_version stay valid.
+      expect(dataVersion.get()).toBe(versionBefore);
+    } finally {
+      await checkpointer.close();
+      writer.close();
+    }
+  });
+
+  it('reports a database it cannot open, and closes cleanly', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-ckpt-'));
+    file = path.join(dir, 'missing.db');
+    const errors: string[] = [];
+    const checkpointer = startCheckpointer(file, { onError: (m) => errors.push(m) });
+    await checkpointer.close();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`cannot open ${file}`);
+  });
+});
