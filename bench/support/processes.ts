@@ -108,7 +108,8 @@ export async function startBridgeProcess(
 }
 
 export async function startBareProcess(body: string, method = 'GET', route = '/') {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bk-bare-')), 'body.json');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-bare-'));
+  const file = path.join(dir, 'body.json');
   fs.writeFileSync(file, body);
   // One node process (not the tsx launcher), so its pid is the server's for CPU readings.
   const child = spawn(
@@ -125,6 +126,7 @@ export async function startBareProcess(body: string, method = 'GET', route = '/'
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
