@@ -9,6 +9,8 @@ import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange';
 import { originAllowed } from '../sso/origins';
+import { unverifiedOrgId } from '../sso/token';
+import { findOrganizationById } from '../store/organizations';
 import { renderMessagePage } from './embed-page';
 
 const originsOf = (org: { embedAllowedOrigins: string }) =>
@@ -29,14 +31,19 @@ function framingOrigin(req: Request): string | undefined {
 
 export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler }) {
   mountJson(router, routes.ssoExchange, { body: mw.body }, async ({ req, res, body }) => {
+    const origin = req.get('origin');
+    // A page of an allowed origin must be able to read a refusal too (401 for an expired
+    // token, 429 with Retry-After): CORS follows the organization the token names, before it
+    // is verified. That says nothing a preflight would not; the answer itself stays generic.
+    const namedOrgId = origin ? unverifiedOrgId(body.jwt) : undefined;
+    if (origin && namedOrgId && !namedOrgId.includes('\u0000')) {
+      const named = await findOrganizationById(deps.store.db, namedOrgId);
+      if (named && originAllowed(originsOf(named), origin)) setCorsHeaders(res, origin);
+    }
     const { org, claims } = await verifyHostToken(deps, body.jwt);
     await deps.limits.sso.hit(`sso:${org.id}`, res);
-    const origin = req.get('origin');
-    if (origin) {
-      if (!originAllowed(originsOf(org), origin)) {
-        throw new ApiError('Forbidden', 'Origin not allowed for this organization');
-      }
-      setCorsHeaders(res, origin);
+    if (origin && !originAllowed(originsOf(org), origin)) {
+      throw new ApiError('Forbidden', 'Origin not allowed for this organization');
     }
     const member = await provisionMember(deps, org, claims);
     const session = await issueSession(deps, member);

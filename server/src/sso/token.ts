@@ -73,6 +73,22 @@ function reasonOf(error: unknown): string {
 }
 
 /**
+ * The `orgId` claim of a token, read without verifying anything: only to decide which
+ * organization's allow-list answers CORS for the response (never to trust the token).
+ */
+export function unverifiedOrgId(token: unknown): string | undefined {
+  if (typeof token !== 'string' || token.length > MAX_SSO_TOKEN_LENGTH) return undefined;
+  try {
+    const orgId = decodeJwt(token).orgId;
+    return typeof orgId === 'string' && orgId.length > 0 && orgId.length <= MAX_ORG_ID_LENGTH
+      ? orgId
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Verifies an SSO token: HS256 with the organization's jwtSecret (as UTF-8 bytes), the
  * required claims, a lifetime of at most one hour, 30 s clock tolerance and single-use
  * `jti`. Never throws for a bad token; errors of `deps` (store down) do propagate.

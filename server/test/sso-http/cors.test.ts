@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { claimsFor, createOrg, signHs256 } from './support';
+import { claimsFor, createOrg, nowSeconds, signHs256 } from './support';
 
 const APP = 'https://app.example.com';
 const TENANT = 'https://acme.tenants.example.com';
@@ -94,6 +94,35 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
       const res = await exchangeFrom('null');
       expect(res.status).toBe(403);
       expect(res.body.error.title).toBe('Forbidden');
+    });
+
+    it('lets an allowed origin read a refusal: 401 for an expired token carries its CORS headers', async () => {
+      const expired = claimsFor(orgA.id, { iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 });
+      const res = await bridge.request('POST', '/api/sso/jwt', {
+        body: { jwt: await signHs256(expired, orgA.jwtSecret) },
+        headers: { origin: APP },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body.error.title).toBe('Unauthorized');
+      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    });
+
+    it('gives no CORS headers to a refusal for a disallowed origin or an unknown organization', async () => {
+      const forged = await signHs256(claimsFor(orgA.id), 'not-the-secret-0123456789abcdef');
+      for (const [jwt, origin] of [
+        [forged, EVIL],
+        [await signHs256(claimsFor('org_unknown'), orgA.jwtSecret), APP],
+        ['not.a.jwt', APP],
+      ] as const) {
+        const res = await bridge.request('POST', '/api/sso/jwt', {
+          body: { jwt },
+          headers: { origin },
+        });
+        expect(res.status).toBe(401);
+        expect(res.body.error.title).toBe('Unauthorized');
+        expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      }
     });
 
     it('answers a server-to-server call without Origin with 200 and no CORS headers', async () => {
@@ -224,5 +253,32 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
       const res = await bridge.request('GET', '/embed/orgs/no-such-org');
       expect(varies(res.headers)).toBe(true);
     });
+  });
+});
+
+describe('SSO rate limit seen from an allowed origin', () => {
+  let bridge: TestBridge;
+  let org: { id: string; jwtSecret: string };
+
+  beforeAll(async () => {
+    bridge = await startBridge('sqlite', { BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1' });
+    const owner = await bridge.newUser();
+    org = await createOrg(bridge, owner.key, { embedAllowedOrigins: [APP] });
+  });
+  afterAll(() => bridge.stop());
+
+  it('answers 429 with Retry-After the page can read', async () => {
+    const exchange = async () =>
+      bridge.request('POST', '/api/sso/jwt', {
+        body: { jwt: await signHs256(claimsFor(org.id), org.jwtSecret) },
+        headers: { origin: APP },
+      });
+    expect((await exchange()).status).toBe(200);
+    const limited = await exchange();
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.title).toBe('TooManyRequests');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('access-control-allow-origin')).toBe(APP);
+    expect(limited.headers.get('access-control-expose-headers')).toContain('Retry-After');
   });
 });
