@@ -356,6 +356,24 @@ describe('the full-embed page in an iframe', () => {
     expect(names).toContain(seeded.displayName);
   });
 
+  it('locks the page behind the delete dialog, its injected style allowed by the CSP nonce', async () => {
+    const page = await newPage();
+    const log = consoleOf(page);
+    await page.goto(`${allowed.origin}/embed-host`);
+    const frame = await embedFrame(page);
+    await frame.getByRole('button', { name: `Edit ${seeded.displayName}` }).click();
+    await frame.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = frame.getByRole('dialog', { name: 'Delete data source?' });
+    await dialog.waitFor(WAIT);
+    // Radix's scroll lock is a <style> element it adds at run time: under `style-src 'self'`
+    // alone the browser refused it and the page behind the dialog kept scrolling.
+    expect(await frame.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+    expect(log.filter((line) => /Content Security Policy/.test(line))).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ ...WAIT, state: 'detached' });
+    expect(await frame.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+  });
+
   it('is refused in an iframe on an origin that is not allowed (403 page from the sign-in)', async () => {
     const page = await newPage();
     const signIn = page.waitForResponse((r) => r.url().startsWith(`${bridge.url}/api/sso/jwt?`));
@@ -434,12 +452,22 @@ describe('the embed bundle over HTTP', () => {
   });
 
   it("sends the page with only 'self' scripts and styles, and no inline ones", async () => {
-    const res = await bridge.request('GET', `/embed/orgs/${org.slug}`, {
-      headers: { cookie: await embedCookie() },
-    });
+    const load = () =>
+      bridge.request('GET', `/embed/orgs/${org.slug}`, {
+        headers: { cookie: embedCookieValue },
+      });
+    const embedCookieValue = await embedCookie();
+    const res = await load();
     expect(res.status).toBe(200);
     expect(csp(res)).toContain("script-src 'self'");
-    expect(csp(res)).toContain("style-src 'self'");
+    // Styles: 'self', and the run-time <style> of the app carrying this response's nonce.
+    const nonce = /^style-src 'self' 'nonce-([A-Za-z0-9+/]{22}==)'$/.exec(
+      csp(res).find((d) => d.startsWith('style-src')) ?? '',
+    )?.[1];
+    expect(nonce).toBeDefined();
+    expect(res.text).toContain(`<meta name="csp-nonce" content="${nonce}">`);
+    const again = await load();
+    expect(again.text).not.toContain(nonce);
     expect(csp(res)).toContain(
       `frame-ancestors ${allowed.origin} http://127.0.0.1:${allowed.port}`,
     );

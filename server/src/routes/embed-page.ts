@@ -17,8 +17,11 @@ const shell = (
   title: string,
   body: string,
   assets?: PageAssets,
+  styleNonce?: string,
 ) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>${
+  styleNonce ? `\n<meta name="csp-nonce" content="${escapeHtml(styleNonce)}">` : ''
+}
 ${assets ? (assets.stylesheet ? `<link rel="stylesheet" href="${escapeHtml(assets.stylesheet)}">` : '') : INLINE_STYLE}
 </head><body>${body}</body></html>`;
 
@@ -34,12 +37,16 @@ export function renderMessagePage(title: string, detail: string, assets?: PageAs
   );
 }
 
-/** The full-embed page shell; the kit's bundle (when built) replaces #bridgekit-root's content. */
+/**
+ * The full-embed page shell; the kit's bundle (when built) replaces #bridgekit-root's content.
+ * `styleNonce` is the CSP nonce the app gives the <style> elements it adds (meta csp-nonce).
+ */
 export function renderEmbedPage(input: {
   orgName: string;
   orgId: string;
   memberId: string;
   assets: PageAssets;
+  styleNonce: string;
 }): string {
   const { script } = input.assets;
   const data = escapeHtml(
@@ -54,5 +61,6 @@ export function renderEmbedPage(input: {
       script ? `<script type="module" src="${escapeHtml(script)}"></script>` : ''
     }`,
     input.assets,
+    input.styleNonce,
   );
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
@@ -11,9 +12,11 @@ import { frameAncestors } from '../sso/origins';
 import { findOrganizationById, findOrganizationBySlug } from '../store/organizations';
 import { type PageAssets, renderEmbedPage, renderMessagePage } from './embed-page';
 
-// No inline script or style anywhere on the page: the kit's bundle is served from 'self'.
-const csp = (ancestors: string) =>
-  `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
+// No inline script anywhere on the page: the kit's bundle is served from 'self'. The one inline
+// style allowed is the <style> element Radix adds at run time to lock scrolling behind a
+// dialog, carrying this response's nonce (the app hands it to Radix, see embed/main.tsx).
+const csp = (ancestors: string, styleNonce: string) =>
+  `default-src 'self'; script-src 'self'; style-src 'self' 'nonce-${styleNonce}'; img-src 'self' data: https:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${ancestors}`;
 
 type AssetFile = (typeof routes.embedAsset.params.shape.file.options)[number];
 const ASSET_TYPES: Record<AssetFile, string> = {
@@ -78,7 +81,8 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
     const ancestors = org
       ? frameAncestors(JSON.parse(org.embedAllowedOrigins) as string[])
       : "'none'";
-    res.setHeader('Content-Security-Policy', csp(ancestors));
+    const styleNonce = randomBytes(16).toString('base64');
+    res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
     if (!org?.fullEmbedEnabled) {
       res
@@ -109,6 +113,7 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
         orgId: org.id,
         memberId: session.memberId,
         assets,
+        styleNonce,
       }),
     );
   });

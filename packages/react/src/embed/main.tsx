@@ -1,3 +1,4 @@
+import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../styles.css';
@@ -5,6 +6,10 @@ import './embed.css';
 import { EmbedApp, readEmbedConfig } from './embed-app';
 
 // Entry of the full-embed bundle (`npm run build:embed`): mounts into the bridge's page shell.
+// The page's CSP allows inline <style> only with its nonce: Radix's scroll lock (through
+// react-style-singleton) adds one when a dialog opens, and takes the nonce from get-nonce.
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
+if (nonce) setNonce(nonce);
 const root = document.getElementById('bridgekit-root');
 const config = root ? readEmbedConfig(root.dataset.embed) : null;
 if (root && config) {
