@@ -13,6 +13,7 @@ import {
   type DataSourceRow,
   deleteDataSourceRow,
   findDataSource,
+  findDataSourceForUpdate,
   insertDataSource,
   updateDataSourceRow,
 } from '../store/data-sources';
@@ -131,31 +132,38 @@ export async function updateDataSource(
   id: string,
   body: UpdateDataSourceBody,
 ): Promise<DataSourceRow> {
-  const existing = await getDataSource(deps, orgId, id);
-  const patch: Updateable<DataSourcesTable> = {};
-  for (const field of PLAIN_FIELDS) {
-    const value = body[field];
-    if (value !== undefined) (patch as Record<string, unknown>)[field] = value;
-  }
-  if (body.sslEnabled !== undefined) patch.sslEnabled = body.sslEnabled ? 1 : 0;
-  if (body.sshEnabled !== undefined) patch.sshEnabled = body.sshEnabled ? 1 : 0;
-  for (const field of SECRET_FIELDS) {
-    const value = (body as Partial<Record<SecretField, string | null>>)[field];
-    if (typeof value === 'string')
-      patch[sealedColumn[field]] = deps.secretBox.seal(value, id, field);
-  }
-  for (const [flag, field] of Object.entries(UNSET_FLAGS)) {
-    if ((body as Record<string, unknown>)[flag] === true) patch[sealedColumn[field]] = null;
-  }
-  const merged = { ...existing, ...patch } as DataSourceRow;
-  const fieldErrors = checkMerged(merged);
-  if (Object.keys(fieldErrors).length > 0) {
-    throw new ApiError('ValidationError', 'The data source would be incomplete', { fieldErrors });
-  }
-  patch.updatedAt = deps.now().toISOString();
-  const updated = await updateDataSourceRow(deps.store.db, orgId, id, patch);
-  if (!updated) throw notFound('Data source');
-  return updated;
+  // Read, check and write as one: a PATCH checks the record that its write replaces, so two
+  // PATCHes that are each fine but not together can't both land.
+  return deps.store.db.transaction().execute(async (tx) => {
+    const existing = await findDataSourceForUpdate(tx, deps.store.engine, orgId, id);
+    if (!existing) throw notFound('Data source');
+    const patch: Updateable<DataSourcesTable> = {};
+    for (const field of PLAIN_FIELDS) {
+      const value = body[field];
+      if (value !== undefined) (patch as Record<string, unknown>)[field] = value;
+    }
+    if (body.sslEnabled !== undefined) patch.sslEnabled = body.sslEnabled ? 1 : 0;
+    if (body.sshEnabled !== undefined) patch.sshEnabled = body.sshEnabled ? 1 : 0;
+    for (const field of SECRET_FIELDS) {
+      const value = (body as Partial<Record<SecretField, string | null>>)[field];
+      if (typeof value === 'string')
+        patch[sealedColumn[field]] = deps.secretBox.seal(value, id, field);
+    }
+    for (const [flag, field] of Object.entries(UNSET_FLAGS)) {
+      if ((body as Record<string, unknown>)[flag] === true) patch[sealedColumn[field]] = null;
+    }
+    const merged = { ...existing, ...patch } as DataSourceRow;
+    const fieldErrors = checkMerged(merged);
+    if (Object.keys(fieldErrors).length > 0) {
+      throw new ApiError('ValidationError', 'The data source would be incomplete', {
+        fieldErrors,
+      });
+    }
+    patch.updatedAt = deps.now().toISOString();
+    const updated = await updateDataSourceRow(tx, orgId, id, patch);
+    if (!updated) throw notFound('Data source');
+    return updated;
+  });
 }
 
 export async function deleteDataSource(

@@ -1,5 +1,5 @@
-import type { Updateable } from 'kysely';
-import type { Db } from './db';
+import { sql, type Updateable } from 'kysely';
+import type { Db, Engine } from './db';
 import type { DataSourcesTable } from './schema';
 
 export type DataSourceRow = DataSourcesTable;
@@ -14,6 +14,23 @@ export const findDataSource = (db: Db, orgId: string, id: string) =>
     .where('organizationId', '=', orgId)
     .where('id', '=', id)
     .executeTakeFirst();
+
+/**
+ * The row, locked until the transaction `tx` ends. On SQLite the transaction already has the
+ * one connection to itself. On PostgreSQL the store-version row is taken first, then the row
+ * `FOR UPDATE`: the order every write statement takes them in (its BEFORE STATEMENT trigger,
+ * then its rows), so a PATCH never deadlocks with a concurrent DELETE or key rotation.
+ */
+export async function findDataSourceForUpdate(tx: Db, engine: Engine, orgId: string, id: string) {
+  const q = tx
+    .selectFrom('dataSources')
+    .selectAll()
+    .where('organizationId', '=', orgId)
+    .where('id', '=', id);
+  if (engine !== 'postgres') return q.executeTakeFirst();
+  await sql`update store_version set version = version + 1 where id = 1`.execute(tx);
+  return q.forUpdate().executeTakeFirst();
+}
 
 export function listDataSources(
   db: Db,
