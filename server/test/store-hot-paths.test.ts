@@ -71,6 +71,34 @@ describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
       expect(await byName(store.db, 'B2', 5)).toEqual([{ id: 'org_b' }]);
     });
 
+    it('reads the same row, with the same camelCase keys, as the query builder', async () => {
+      const viaBuilder = await store.db
+        .selectFrom('organizations')
+        .selectAll()
+        .where('id', '=', 'org_a')
+        .executeTakeFirst();
+      expect(await findOrganizationById(store.db, 'org_a')).toEqual(viaBuilder);
+      expect(Object.keys(viaBuilder ?? {})).toContain('jwtSecretSealed');
+    });
+
+    it('never shows another request’s uncommitted write, even on one SQLite connection', async () => {
+      let outside: Promise<unknown> | undefined;
+      await store.db
+        .transaction()
+        .execute(async (tx) => {
+          await tx
+            .updateTable('organizations')
+            .set({ name: 'Uncommitted' })
+            .where('id', '=', 'org_a')
+            .execute();
+          outside = findOrganizationById(store.db, 'org_a');
+          await new Promise((r) => setTimeout(r, 20));
+          throw new Error('roll back');
+        })
+        .catch(() => {});
+      expect(((await outside) as { name: string }).name).toBe('A');
+    });
+
     it('refuses a query that does not use every argument as a parameter', async () => {
       const careless = precompiled((db, _unused: string) =>
         db.selectFrom('organizations').select('id'),

@@ -13,6 +13,7 @@ import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
 import { preparedStatements, statementName } from './pg-prepared';
+import { registerRawReader } from './precompiled';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
@@ -118,6 +119,15 @@ export function openStore(options: StoreOptions): Store {
       const [row] = await read<{ version: string }>(STORE_VERSION_SQL, []);
       return row?.version ?? '';
     };
+    // Kysely's PostgreSQL placeholders ($n) already: straight to a named statement.
+    registerRawReader(db, async (text, params) => {
+      const result = await pool.query({
+        name: statementName(text),
+        text,
+        values: params as unknown[],
+      });
+      return result.rows;
+    });
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const file = new SQLite(path.join(options.dataDir, 'bridge.db'));
@@ -146,6 +156,11 @@ export function openStore(options: StoreOptions): Store {
       return cached.read(sqlText, params) as readonly T[];
     };
     version = async (tables) => String(cached.version(tables));
+    registerRawReader(db, (sqlText, params) =>
+      file.inTransaction
+        ? undefined
+        : Promise.resolve(cached.read(sqlText, params) as readonly Record<string, unknown>[]),
+    );
     writeBatch = (sqlText, paramLists) => {
       if (file.inTransaction) return undefined;
       const stmt = cached.prepare(sqlText);

@@ -6,18 +6,51 @@ type Slot = { readonly [SLOT]: number };
 const isSlot = (value: unknown): value is Slot =>
   typeof value === 'object' && value !== null && SLOT in value;
 
+type Row = Record<string, unknown>;
+/**
+ * Runs a compiled read-only query straight on the driver, or returns undefined when it can't
+ * right now (SQLite with a transaction holding the connection).
+ */
+export type RawRead = (
+  sqlText: string,
+  params: readonly unknown[],
+) => Promise<readonly Row[]> | undefined;
+const rawReaders = new WeakMap<Db, RawRead>();
+
+/** Lets precompiled reads on `db` skip Kysely's executor (the store registers its driver). */
+export function registerRawReader(db: Db, read: RawRead) {
+  rawReaders.set(db, read);
+}
+
+// What Kysely's CamelCasePlugin does to result columns, for rows that skip it.
+const camelNames = new Map<string, string>();
+function camelRow(row: Row): Row {
+  const out: Row = {};
+  for (const key in row) {
+    let name = camelNames.get(key);
+    if (name === undefined) {
+      name = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+      camelNames.set(key, name);
+    }
+    out[name] = row[key];
+  }
+  return out;
+}
+
 /**
  * A Kysely query built and compiled once per database: each call only puts its arguments in
- * the parameter list and executes (through the driver, so SQLite's connection mutex and the
- * plugins still apply). For the statements on the hottest paths, where building and compiling
- * cost more than running them. `build` must use its arguments only as values (`where`,
- * `values`, `limit`), never to choose the shape of the query.
+ * the parameter list. For the statements on the hottest paths, where building and compiling
+ * cost more than running them. A read then goes straight to the driver (the store's raw
+ * reader: SQLite's result cache, or a named PostgreSQL statement) unless a transaction holds
+ * the connection; writes and reads in a transaction go through Kysely's executor as usual.
+ * `build` must use its arguments only as values (`where`, `values`, `limit`), never to choose
+ * the shape of the query.
  */
 export function precompiled<Args extends unknown[], R>(
   build: (db: Db, ...args: Args) => Compilable<R>,
 ): (db: Db, ...args: Args) => Promise<R[]> {
   // By database object: a transaction is another object, and compiles for itself.
-  const compiled = new WeakMap<Db, { query: CompiledQuery<R>; argAt: number[] }>();
+  const compiled = new WeakMap<Db, { query: CompiledQuery<R>; argAt: number[]; read: boolean }>();
   return async (db, ...args) => {
     let entry = compiled.get(db);
     if (!entry) {
@@ -27,11 +60,13 @@ export function precompiled<Args extends unknown[], R>(
       if (new Set(argAt.filter((i) => i >= 0)).size !== args.length) {
         throw new Error('precompiled: every argument must be a parameter of the query');
       }
-      entry = { query, argAt };
+      entry = { query, argAt, read: query.query.kind === 'SelectQueryNode' };
       compiled.set(db, entry);
     }
-    const { query, argAt } = entry;
+    const { query, argAt, read } = entry;
     const parameters = query.parameters.map((p, i) => (argAt[i]! >= 0 ? args[argAt[i]!] : p));
+    const raw = read ? rawReaders.get(db)?.(query.sql, parameters) : undefined;
+    if (raw) return (await raw).map(camelRow) as R[];
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
 }
