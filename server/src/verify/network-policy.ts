@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { ScopeClosedError } from './scope';
 
 export interface NetworkPolicy {
   allowPrivateNetworks: boolean;
@@ -108,14 +109,66 @@ export function ipLiteral(host: string): string | undefined {
   return isIP(unbracketed) !== 0 ? unbracketed : parseLegacyIpv4(host);
 }
 
+type Lookup = (host: string) => Promise<Array<{ address: string }>>;
+
+/**
+ * Runs `lookup` at most `max` at a time; the rest wait their turn, or give up when `signal`
+ * aborts (the verify's deadline) before they start. A started lookup can't be cancelled.
+ */
+export function limitLookups(max: number, lookupFn: Lookup) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (host: string, signal?: AbortSignal) => {
+    if (signal?.aborted) throw new ScopeClosedError();
+    if (running < max) running++;
+    else {
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          waiting.splice(waiting.indexOf(turn), 1);
+          reject(new ScopeClosedError());
+        };
+        const turn = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        waiting.push(turn);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+    try {
+      return await lookupFn(host);
+    } finally {
+      // The slot passes straight to the next in line, so none can be taken twice.
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+/**
+ * getaddrinfo runs on libuv's thread pool (4 threads by default), which WebCrypto (every SSO
+ * exchange verifies with it) and file I/O share. A resolver that never answers holds a thread
+ * for its whole timeout, so verifies of such hosts could otherwise take every thread and stall
+ * sign-ins for all organizations: they get two threads at most.
+ */
+const MAX_CONCURRENT_LOOKUPS = 2;
+const limitedLookup = limitLookups(MAX_CONCURRENT_LOOKUPS, (host) =>
+  lookup(host, { all: true, verbatim: true }),
+);
+
 /**
  * Resolves `host` once and checks every address it resolves to; the caller connects
  * to the returned addresses so a second lookup cannot swap in another (DNS rebinding).
  * Lookup failures keep their Node `code` (ENOTFOUND, EAI_AGAIN...).
  */
-export async function resolveChecked(host: string, policy: NetworkPolicy): Promise<CheckedAddress> {
+export async function resolveChecked(
+  host: string,
+  policy: NetworkPolicy,
+  signal?: AbortSignal,
+): Promise<CheckedAddress> {
   const ip = ipLiteral(host);
-  const addresses = ip ? [{ address: ip }] : await lookup(host, { all: true, verbatim: true });
+  const addresses = ip ? [{ address: ip }] : await limitedLookup(host, signal);
   if (addresses.length === 0) {
     throw Object.assign(new Error('The host did not resolve'), { code: 'ENOTFOUND' });
   }

@@ -64,7 +64,7 @@ async function routeDirect(
 ): Promise<Route | VerifyFailure> {
   const port = input.port ?? 5432;
   try {
-    const checked = await resolveChecked(input.host ?? '', options);
+    const checked = await resolveChecked(input.host ?? '', options, scope.signal);
     scope.throwIfClosed();
     return { addresses: checked.addresses, port, servername: checked.servername };
   } catch (error) {
@@ -92,7 +92,7 @@ async function routeViaSsh(
       scope.throwIfClosed();
     }
     progress.phase = 'ssh';
-    const ssh = await resolveChecked(input.sshHost ?? '', options);
+    const ssh = await resolveChecked(input.sshHost ?? '', options, scope.signal);
     scope.throwIfClosed();
     const port = await openSshTunnel(scope, {
       ssh,

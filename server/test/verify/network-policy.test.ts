@@ -2,10 +2,12 @@ import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   isAddressAllowed,
+  limitLookups,
   NetworkPolicyError,
   parseLegacyIpv4,
   resolveChecked,
 } from '../../src/verify/network-policy';
+import { ScopeClosedError } from '../../src/verify/scope';
 import { verifyConnection } from '../../src/verify/verify';
 
 const strict = { allowPrivateNetworks: false };
@@ -181,5 +183,81 @@ describe('verifyConnection and the network policy', () => {
     });
     expect(connect).not.toHaveBeenCalled();
     expect(JSON.stringify(outcome)).not.toMatch(/secret-(ssh-)?pw/);
+  });
+});
+
+describe('limitLookups (DNS lookups share the thread pool with WebCrypto)', () => {
+  /** A lookup that answers only when told to, recording how many run at once. */
+  function controlledLookup() {
+    const pending = new Map<string, { resolve(): void; reject(e: Error): void }>();
+    let running = 0;
+    let most = 0;
+    const started: string[] = [];
+    const lookup = (host: string) =>
+      new Promise<Array<{ address: string }>>((resolve, reject) => {
+        running++;
+        most = Math.max(most, running);
+        started.push(host);
+        pending.set(host, {
+          resolve: () => {
+            running--;
+            resolve([{ address: '192.0.2.1' }]);
+          },
+          reject: (e) => {
+            running--;
+            reject(e);
+          },
+        });
+      });
+    return { lookup, pending, started, most: () => most };
+  }
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  it('runs at most `max` at once and starts the rest in order as slots free up', async () => {
+    const c = controlledLookup();
+    const limited = limitLookups(2, c.lookup);
+    const all = ['a', 'b', 'c', 'd', 'e'].map((h) => limited(h));
+    await tick();
+    expect(c.started).toEqual(['a', 'b']);
+    c.pending.get('a')?.resolve();
+    await tick();
+    expect(c.started).toEqual(['a', 'b', 'c']);
+    c.pending.get('b')?.reject(Object.assign(new Error('nope'), { code: 'ENOTFOUND' }));
+    c.pending.get('c')?.resolve();
+    await tick();
+    expect(c.started).toEqual(['a', 'b', 'c', 'd', 'e']);
+    c.pending.get('d')?.resolve();
+    c.pending.get('e')?.resolve();
+    const settled = await Promise.allSettled(all);
+    expect(settled.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(c.most()).toBe(2);
+  });
+
+  it('lets a waiting lookup give up at its deadline without ever starting it', async () => {
+    const c = controlledLookup();
+    const limited = limitLookups(1, c.lookup);
+    const first = limited('slow');
+    const deadline = new AbortController();
+    const second = limited('never', deadline.signal);
+    await tick();
+    deadline.abort();
+    await expect(second).rejects.toBeInstanceOf(ScopeClosedError);
+    expect(await limited('late', AbortSignal.abort()).catch((e) => e)).toBeInstanceOf(
+      ScopeClosedError,
+    );
+    // The slot was not lost: the next caller runs once the slow one ends.
+    const third = limited('next');
+    c.pending.get('slow')?.resolve();
+    await tick();
+    c.pending.get('next')?.resolve();
+    await expect(first).resolves.toEqual([{ address: '192.0.2.1' }]);
+    await expect(third).resolves.toEqual([{ address: '192.0.2.1' }]);
+    expect(c.started).toEqual(['slow', 'next']);
   });
 });
