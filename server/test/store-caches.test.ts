@@ -197,6 +197,32 @@ describe('SQLite result cache, by table', () => {
   });
 });
 
+describe('SQLite result cache bounds', () => {
+  it('keeps at most maxRows rows in all, dropping the oldest results first', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
+    const raw = new SQLite(path.join(dir, 'b.db'));
+    try {
+      raw.exec('create table t (id integer primary key, g integer not null, v text not null)');
+      for (let i = 0; i < 6; i++)
+        raw.prepare('insert into t (g, v) values (?, ?)').run(i % 2, 'old');
+      const cache = cachedSqlite(raw, { maxRows: 5 });
+      const group = (g: number) =>
+        (cache.read('select v from t where g = ? order by id', [g]) as Array<{ v: string }>).map(
+          (r) => r.v,
+        );
+      expect(group(0)).toEqual(['old', 'old', 'old']);
+      // Unseen by the cache: same connection, not through it.
+      raw.prepare("update t set v = 'new'").run();
+      expect(group(0)).toEqual(['old', 'old', 'old']); // still cached
+      expect(group(1)).toEqual(['new', 'new', 'new']); // 3 + 3 rows > 5: group 0 is dropped
+      expect(group(0)).toEqual(['new', 'new', 'new']);
+    } finally {
+      raw.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('PostgreSQL store version', () => {
   let database: Awaited<ReturnType<typeof createPgDatabase>>;
   let store: Store;

@@ -5,6 +5,8 @@ interface Options {
   maxStatements?: number;
   /** Read results kept, by SQL text and parameters. */
   maxResults?: number;
+  /** Rows kept across all results (a list page is many rows, a lookup one). */
+  maxRows?: number;
 }
 
 function evictOldest<K, V>(map: Map<K, V>, max: number) {
@@ -43,6 +45,8 @@ interface CachedRows {
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxStatements = options.maxStatements ?? 200;
   const maxResults = options.maxResults ?? 2048;
+  const maxRows = options.maxRows ?? 16_384;
+  let rowsHeld = 0;
   const statements = new Map<string, { stmt: SQLite.Statement; tables: string[] }>();
   const results = new Map<string, CachedRows>();
   const generations = new Map<string, number>();
@@ -53,6 +57,7 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const bumpAll = () => {
     epoch++;
     results.clear();
+    rowsHeld = 0;
     // DDL may have added or dropped foreign keys.
     referenced.clear();
     writtenTable.clear();
@@ -112,8 +117,18 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
     const cached = results.get(key);
     if (cached && cached.stamp === stamp) return cached.rows;
     const rows = stmt.all(params as unknown[]);
-    if (!cached) evictOldest(results, maxResults);
+    if (cached) {
+      rowsHeld -= cached.rows.length;
+      results.delete(key);
+    }
+    // Oldest first, until both bounds hold with this result in.
+    while (results.size > 0 && (results.size >= maxResults || rowsHeld + rows.length > maxRows)) {
+      const [oldest, entry] = results.entries().next().value as [string, CachedRows];
+      results.delete(oldest);
+      rowsHeld -= entry.rows.length;
+    }
     results.set(key, { stamp, rows });
+    rowsHeld += rows.length;
     return rows;
   };
 
