@@ -45,7 +45,7 @@ interface CachedRows {
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxStatements = options.maxStatements ?? 200;
   const maxResults = options.maxResults ?? 2048;
-  const maxRows = options.maxRows ?? 16_384;
+  const maxRows = options.maxRows ?? 4096;
   let rowsHeld = 0;
   const statements = new Map<string, { stmt: SQLite.Statement; tables: string[] }>();
   const results = new Map<string, CachedRows>();
