@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type Pg from 'pg';
 import { type Db, STORE_VERSION_SQL, type Store } from './db';
 import { statementName } from './pg-prepared';
+import { precompiled } from './precompiled';
 import type { ApiKeysTable } from './schema';
 
 export type NewApiKey = Omit<ApiKeysTable, 'lastUsedAt' | 'revokedAt'>;
@@ -19,26 +21,34 @@ export type ApiKeyState = Pick<
   storeVersion?: string;
 };
 
-const KEY_COLUMNS =
-  'id, user_id as "userId", expires_at as "expiresAt", revoked_at as "revokedAt", last_used_at as "lastUsedAt"';
+const keyState = (db: Db, keyHash: string) =>
+  db
+    .selectFrom('apiKeys')
+    .select(['id', 'userId', 'expiresAt', 'revokedAt', 'lastUsedAt'])
+    .where('keyHash', '=', keyHash);
 const BY_HASH = {
-  sqlite: `select ${KEY_COLUMNS} from api_keys where key_hash = ?`,
+  sqlite: precompiled(keyState),
   // Every authenticated request reads the key; the version rides along for free.
-  postgres: `select ${KEY_COLUMNS}, (${STORE_VERSION_SQL}) as "storeVersion" from api_keys where key_hash = ?`,
+  postgres: precompiled((db, keyHash: string) =>
+    keyState(db, keyHash).select(sql<string>`(${sql.raw(STORE_VERSION_SQL)})`.as('storeVersion')),
+  ),
 };
 
 /**
  * The key row for a digest, whatever its state; the caller checks revocation and expiry. On
- * every authenticated request, so it skips the query builder (and on SQLite is usually a hit
- * of the exact result cache).
+ * every authenticated request, so it is precompiled (and on SQLite usually a hit of the exact
+ * result cache).
  */
 export async function findApiKeyByHash(
   store: Store,
   keyHash: string,
 ): Promise<ApiKeyState | undefined> {
-  const [row] = await store.read<ApiKeyState>(BY_HASH[store.engine], [keyHash]);
+  const [row] = await BY_HASH[store.engine](store.db, keyHash);
   return row;
 }
+
+const KEY_COLUMNS =
+  'id, user_id as "userId", expires_at as "expiresAt", revoked_at as "revokedAt", last_used_at as "lastUsedAt"';
 
 // One statement: the key, the store version, and, for a key that is neither revoked nor
 // expired, one hit on its rate-limit row with rate-limiter-flexible's arithmetic (a new

@@ -1,14 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  CamelCasePlugin,
-  CompiledQuery,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  sql,
-} from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
@@ -31,12 +24,6 @@ export interface Store {
   pgPool: Pg.Pool | undefined;
   /** Resolves when the store answers a trivial query. */
   ping(): Promise<void>;
-  /**
-   * Rows of a hand-written read-only query, for the hottest paths, past the query builder:
-   * `?` placeholders, columns aliased to camelCase. On SQLite the rows may come from the exact
-   * result cache and are shared: never mutate them.
-   */
-  read<T>(sqlText: string, params: readonly unknown[]): Promise<readonly T[]>;
   /**
    * A value that changes whenever a committed write (from any process) may have changed one of
    * `tables`: something built from their rows can be cached under it, exactly. On PostgreSQL
@@ -77,7 +64,6 @@ export function openStore(options: StoreOptions): Store {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   let db: Db;
   let pgPool: Pg.Pool | undefined;
-  let read: Store['read'];
   let version: Store['version'];
   let writeBatch: Store['writeBatch'];
   let checkpointer: Checkpointer | undefined;
@@ -100,34 +86,14 @@ export function openStore(options: StoreOptions): Store {
       dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
       plugins: [new CamelCasePlugin()],
     });
-    const numbered = new Map<string, string>();
-    read = async <T>(sqlText: string, params: readonly unknown[]) => {
-      let text = numbered.get(sqlText);
-      if (text === undefined) {
-        let n = 0;
-        text = sqlText.replace(/\?/g, () => `$${++n}`);
-        numbered.set(sqlText, text);
-      }
-      const result = await pool.query({
-        name: statementName(text),
-        text,
-        values: params as unknown[],
-      });
-      return result.rows as T[];
-    };
+    // Precompiled reads (and the version) go straight to a named statement.
+    const rawRead = async (text: string, params: readonly unknown[]) =>
+      (await pool.query({ name: statementName(text), text, values: params as unknown[] })).rows;
+    registerRawReader(db, rawRead);
     version = async () => {
-      const [row] = await read<{ version: string }>(STORE_VERSION_SQL, []);
-      return row?.version ?? '';
+      const [row] = await rawRead(STORE_VERSION_SQL, []);
+      return (row?.version as string | undefined) ?? '';
     };
-    // Kysely's PostgreSQL placeholders ($n) already: straight to a named statement.
-    registerRawReader(db, async (text, params) => {
-      const result = await pool.query({
-        name: statementName(text),
-        text,
-        values: params as unknown[],
-      });
-      return result.rows;
-    });
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const file = new SQLite(path.join(options.dataDir, 'bridge.db'));
@@ -147,15 +113,9 @@ export function openStore(options: StoreOptions): Store {
       dialect: new SqliteDialect({ database: cached }),
       plugins: [new CamelCasePlugin()],
     });
-    read = async <T>(sqlText: string, params: readonly unknown[]) => {
-      // Inside another request's transaction (between its awaits) the one connection would
-      // show its uncommitted writes: wait for it through Kysely's connection mutex instead.
-      if (file.inTransaction) {
-        return (await db.executeQuery<T>(CompiledQuery.raw(sqlText, [...params]))).rows;
-      }
-      return cached.read(sqlText, params) as readonly T[];
-    };
     version = async (tables) => String(cached.version(tables));
+    // Inside another request's transaction (between its awaits) the one connection would show
+    // its uncommitted writes: precompiled reads then wait their turn through Kysely's mutex.
     registerRawReader(db, (sqlText, params) =>
       file.inTransaction
         ? undefined
@@ -174,7 +134,6 @@ export function openStore(options: StoreOptions): Store {
     async ping() {
       await sql`select 1`.execute(db);
     },
-    read,
     version,
     writeBatch,
     migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
