@@ -22,11 +22,6 @@ export interface ReplayGuard {
   consume(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
 }
 
-// claimJti as plain SQL, for SQLite's synchronous batches.
-const CLAIM_SQL = `insert into sso_jti (organization_id, jti, expires_at) values (?, ?, ?)
-  on conflict (organization_id, jti) do update set expires_at = excluded.expires_at
-  where sso_jti.expires_at < ? returning jti`;
-
 interface Claim {
   orgId: string;
   jti: string;
@@ -55,9 +50,14 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
 
   async function commit(claims: Claim[]) {
     try {
-      const params = claims.map((c) => [c.orgId, c.jti, c.expiresAt, c.at]);
+      const bound = claims.map((c) => claimJti.bind(db, c.orgId, c.jti, c.expiresAt, c.at));
       // Synchronously when the connection is free; else in turn, through Kysely.
-      const written = store.writeBatch?.(CLAIM_SQL, params)?.map((rows) => rows.length > 0);
+      const written = store
+        .writeBatch?.(
+          bound[0]!.sql,
+          bound.map((b) => b.parameters),
+        )
+        ?.map((rows) => rows.length > 0);
       const fresh =
         written ??
         (await db.transaction().execute(async (tx) => {

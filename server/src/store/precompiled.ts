@@ -46,12 +46,18 @@ function camelRow(row: Row): Row {
  * `build` must use its arguments only as values (`where`, `values`, `limit`), never to choose
  * the shape of the query.
  */
+export interface Precompiled<Args extends unknown[], R> {
+  (db: Db, ...args: Args): Promise<R[]>;
+  /** The compiled SQL and this call's parameters, for a caller that runs it some other way. */
+  bind(db: Db, ...args: Args): { sql: string; parameters: unknown[] };
+}
+
 export function precompiled<Args extends unknown[], R>(
   build: (db: Db, ...args: Args) => Compilable<R>,
-): (db: Db, ...args: Args) => Promise<R[]> {
+): Precompiled<Args, R> {
   // By database object: a transaction is another object, and compiles for itself.
   const compiled = new WeakMap<Db, { query: CompiledQuery<R>; argAt: number[]; read: boolean }>();
-  return async (db, ...args) => {
+  const bound = (db: Db, args: Args) => {
     let entry = compiled.get(db);
     if (!entry) {
       const slots = args.map((_, i): Slot => ({ [SLOT]: i }));
@@ -63,10 +69,22 @@ export function precompiled<Args extends unknown[], R>(
       entry = { query, argAt, read: query.query.kind === 'SelectQueryNode' };
       compiled.set(db, entry);
     }
-    const { query, argAt, read } = entry;
-    const parameters = query.parameters.map((p, i) => (argAt[i]! >= 0 ? args[argAt[i]!] : p));
-    const raw = read ? rawReaders.get(db)?.(query.sql, parameters) : undefined;
-    if (raw) return (await raw).map(camelRow) as R[];
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    const { query, argAt } = entry;
+    return {
+      entry,
+      parameters: query.parameters.map((p, i) => (argAt[i]! >= 0 ? args[argAt[i]!] : p)),
+    };
   };
+  const run = async (db: Db, ...args: Args) => {
+    const { entry, parameters } = bound(db, args);
+    const raw = entry.read ? rawReaders.get(db)?.(entry.query.sql, parameters) : undefined;
+    if (raw) return (await raw).map(camelRow) as R[];
+    return (await db.executeQuery<R>({ ...entry.query, parameters })).rows;
+  };
+  return Object.assign(run, {
+    bind(db: Db, ...args: Args) {
+      const { entry, parameters } = bound(db, args);
+      return { sql: entry.query.sql, parameters };
+    },
+  });
 }
