@@ -10,7 +10,7 @@ import { parseInput } from '../http/validate';
 import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange';
 import { originAllowed } from '../sso/origins';
 import { unverifiedOrgId } from '../sso/token';
-import { findOrganizationById } from '../store/organizations';
+import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import { renderMessagePage } from './embed-page';
 
 const originsOf = (org: { embedAllowedOrigins: string }) =>
@@ -36,11 +36,12 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     // token, 429 with Retry-After): CORS follows the organization the token names, before it
     // is verified. That says nothing a preflight would not; the answer itself stays generic.
     const namedOrgId = origin ? unverifiedOrgId(body.jwt) : undefined;
+    let named: OrganizationRow | undefined;
     if (origin && namedOrgId && !namedOrgId.includes('\u0000')) {
-      const named = await findOrganizationById(deps.store.db, namedOrgId);
+      named = await findOrganizationById(deps.store.db, namedOrgId);
       if (named && originAllowed(originsOf(named), origin)) setCorsHeaders(res, origin);
     }
-    const { org, claims } = await verifyHostToken(deps, body.jwt);
+    const { org, claims } = await verifyHostToken(deps, body.jwt, named);
     await deps.limits.sso.hit(`sso:${org.id}`, res);
     if (origin && !originAllowed(originsOf(org), origin)) {
       throw new ApiError('Forbidden', 'Origin not allowed for this organization');

@@ -61,13 +61,15 @@ function orgHmacKey(deps: Deps, org: OrganizationRow): Promise<CryptoKey> {
 export async function verifyHostToken(
   deps: Deps,
   token: string,
+  /** The organization the token names, when the caller has already read it. */
+  known?: OrganizationRow,
 ): Promise<{ org: OrganizationRow; claims: SsoClaims }> {
   let org: OrganizationRow | undefined;
   const result = await verifySsoToken(token, {
     findOrgSecret: async (orgId) => {
       // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
       if (hasNul(orgId)) return null;
-      org = await findOrganizationById(deps.store.db, orgId);
+      org = known?.id === orgId ? known : await findOrganizationById(deps.store.db, orgId);
       return org ? orgHmacKey(deps, org) : null;
     },
     consumeJti: async (orgId, jti, expiresAt) => {
