@@ -48,18 +48,41 @@ async function postgresIds(): Promise<{ uid: number; gid: number }> {
   return { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
 }
 
+// initdb and pg_ctl refuse to run as root.
 const asPostgres = (bin: string, args: string[]) =>
   run('runuser', ['-u', 'postgres', '--', pgBin(bin), ...args], { cwd: '/' });
 
+export interface PgDataDir {
+  /** The temp dir (also the unix socket directory); `data` is the cluster inside it. */
+  dir: string;
+  port: number;
+  start(): Promise<unknown>;
+  stop(mode: 'fast' | 'immediate'): Promise<unknown>;
+  /** Stops the server if it runs (immediate) and deletes everything. */
+  remove(): Promise<void>;
+}
+
 /**
- * A throwaway PostgreSQL cluster on a free loopback port, owned by the `postgres`
- * OS user, with one password role and one database. Never touches port 5432.
+ * A fresh cluster owned by the `postgres` OS user in a temp dir, on a free loopback port (never
+ * 5432), not started yet. `settings` (given the dir and the postgres ids, for files it must
+ * own) are appended to postgresql.conf.
  */
-export async function startPgCluster(options: PgClusterOptions): Promise<PgCluster> {
+export async function initPgDataDir(options: {
+  prefix: string;
+  authHost: string;
+  settings(dir: string, ids: { uid: number; gid: number }): Promise<string[]> | string[];
+}): Promise<PgDataDir> {
   const ids = await postgresIds();
-  const dir = await mkdtemp(join(tmpdir(), 'bk-pg-'));
+  const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const data = join(dir, 'data');
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+  const start = () =>
+    asPostgres('pg_ctl', ['start', '-w', '-t', '30', '-D', data, '-l', join(dir, 'log')]);
+  const stop = (mode: 'fast' | 'immediate') =>
+    asPostgres('pg_ctl', ['stop', '-w', '-m', mode, '-D', data]);
+  const remove = async () => {
+    await stop('immediate').catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     await chown(dir, ids.uid, ids.gid);
     await chmod(dir, 0o700);
@@ -72,49 +95,72 @@ export async function startPgCluster(options: PgClusterOptions): Promise<PgClust
       'UTF8',
       '--no-sync',
       '--auth-local=trust',
-      `--auth-host=${options.auth}`,
+      `--auth-host=${options.authHost}`,
     ]);
-
     const port = await freePort();
     const settings = [
       `port = ${port}`,
       `listen_addresses = '127.0.0.1'`,
       `unix_socket_directories = '${dir}'`,
       'fsync = off',
-      'synchronous_commit = off',
       'full_page_writes = off',
-      `password_encryption = '${options.auth}'`,
-      'max_connections = 50',
       'shared_buffers = 16MB',
-      `ssl = ${options.ssl ? 'on' : 'off'}`,
+      ...(await options.settings(dir, ids)),
     ];
-    if (options.ssl) {
-      const key = join(dir, 'server.key');
-      const crt = join(dir, 'server.crt');
-      await run('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-keyout',
-        key,
-        '-out',
-        crt,
-      ]);
-      await chown(key, ids.uid, ids.gid);
-      await chown(crt, ids.uid, ids.gid);
-      await chmod(key, 0o600);
-      settings.push(`ssl_cert_file = '${crt}'`, `ssl_key_file = '${key}'`);
-    }
     await appendFile(join(data, 'postgresql.conf'), `\n${settings.join('\n')}\n`);
-    await asPostgres('pg_ctl', ['start', '-w', '-t', '30', '-D', data, '-l', join(dir, 'log')]);
+    return { dir, port, start, stop, remove };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
+
+/**
+ * A throwaway PostgreSQL cluster on a free loopback port, owned by the `postgres`
+ * OS user, with one password role and one database. Never touches port 5432.
+ */
+export async function startPgCluster(options: PgClusterOptions): Promise<PgCluster> {
+  const cluster = await initPgDataDir({
+    prefix: 'bk-pg-',
+    authHost: options.auth,
+    async settings(dir, ids) {
+      const settings = [
+        'synchronous_commit = off',
+        `password_encryption = '${options.auth}'`,
+        'max_connections = 50',
+        `ssl = ${options.ssl ? 'on' : 'off'}`,
+      ];
+      if (options.ssl) {
+        const key = join(dir, 'server.key');
+        const crt = join(dir, 'server.crt');
+        await run('openssl', [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-keyout',
+          key,
+          '-out',
+          crt,
+        ]);
+        await chown(key, ids.uid, ids.gid);
+        await chown(crt, ids.uid, ids.gid);
+        await chmod(key, 0o600);
+        settings.push(`ssl_cert_file = '${crt}'`, `ssl_key_file = '${key}'`);
+      }
+      return settings;
+    },
+  });
+  const { dir, port } = cluster;
+  try {
+    await cluster.start();
 
     const user = `bk_user_${randomBytes(3).toString('hex')}`;
     const password = `pw-${randomBytes(12).toString('base64url')}`;
@@ -139,13 +185,12 @@ export async function startPgCluster(options: PgClusterOptions): Promise<PgClust
       async stop() {
         if (stopped) return;
         stopped = true;
-        await asPostgres('pg_ctl', ['stop', '-w', '-m', 'fast', '-D', data]).catch(() => {});
-        await cleanup();
+        await cluster.stop('fast').catch(() => {});
+        await cluster.remove();
       },
     };
   } catch (error) {
-    await asPostgres('pg_ctl', ['stop', '-w', '-m', 'immediate', '-D', data]).catch(() => {});
-    await cleanup();
+    await cluster.remove();
     throw error;
   }
 }
