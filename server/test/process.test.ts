@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Spawns the real server the way `npm start` does, with only the given environment. */
+/** Spawns the real server from its sources (tsx), with only the given environment. */
 function startServer(env: Record<string, string>, port: number): Running {
   const child = spawn(TSX, ['server/src/main.ts'], {
     cwd: ROOT,
