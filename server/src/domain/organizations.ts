@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateOrganizationBody, FieldErrors } from '@bridgekit/contract';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError } from '../http/api-error';
 import { normalizeOriginPattern } from '../sso/origins';
 import { isUniqueViolation } from '../store/db';
 import { insertMember } from '../store/members';

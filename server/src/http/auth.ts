@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
 import type { SessionClaims } from '../sso/session-token';
@@ -9,7 +10,6 @@ import {
   touchApiKey,
 } from '../store/api-keys';
 import type { VersionedTable } from '../store/db';
-import { ApiError } from './api-error';
 
 // One answer for every failure, so a caller learns nothing about which keys exist.
 const unauthorized = () =>

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { looksLikeApiKey } from '../domain/api-keys';
 import { originAllowed } from '../sso/origins';
 import { findOrganizationById } from '../store/organizations';
-import { ApiError } from './api-error';
 import { bearerToken, requestSession } from './auth';
 
 const ORG_PATH = /^\/api\/public\/organizations\/([^/]+)/;

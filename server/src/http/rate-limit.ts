@@ -8,7 +8,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import { ApiError } from './api-error';
+import { ApiError } from '../api-error';
 
 export interface Limiter {
   readonly limit: number;

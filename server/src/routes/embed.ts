@@ -4,13 +4,13 @@ import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { decodeJwt } from 'jose';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError } from '../http/api-error';
 import { readCookie, SESSION_COOKIE } from '../http/cookies';
 import { mountJson } from '../http/route';
 import { frameAncestors } from '../sso/origins';
 import { findOrganizationById, findOrganizationBySlug } from '../store/organizations';
-import { type PageAssets, renderEmbedPage, renderMessagePage } from './embed-page';
+import { type PageAssets, renderEmbedPage, sendErrorPage } from './embed-page';
 
 // No inline script anywhere on the page: the kit's bundle is served from 'self'. The one inline
 // style allowed is the <style> element Radix adds at run time to lock scrolling behind a
@@ -85,26 +85,14 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
     res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
     if (!org?.fullEmbedEnabled) {
-      res
-        .status(404)
-        .type('html')
-        .send(renderMessagePage('NotFound', 'No such embed page', assets));
+      sendErrorPage(res, new ApiError('NotFound', 'No such embed page'), assets);
       return;
     }
     const token = readCookie(req.get('cookie'), SESSION_COOKIE);
     const session = token ? await deps.sessions.verify(token) : null;
     if (!session || session.orgId !== org.id) {
-      res
-        .status(401)
-        .setHeader('WWW-Authenticate', 'Bearer')
-        .type('html')
-        .send(
-          renderMessagePage(
-            'Unauthorized',
-            'Your session has ended. Reload the page to sign in again.',
-            assets,
-          ),
-        );
+      const ended = 'Your session has ended. Reload the page to sign in again.';
+      sendErrorPage(res, new ApiError('Unauthorized', ended), assets);
       return;
     }
     res.type('html').send(

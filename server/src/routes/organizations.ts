@@ -1,11 +1,11 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
+import { forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { orgAccess } from '../domain/access';
 import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
-import { forbidden } from '../http/api-error';
 import { requestStoreVersion } from '../http/auth';
 import { jsonBodyCache } from '../http/json-cache';
 import { mountJson } from '../http/route';

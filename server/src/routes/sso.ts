@@ -1,8 +1,8 @@
 import { routes, SsoBrowserQuery } from '@bridgekit/contract';
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
-import { ApiError } from '../http/api-error';
 import { sessionCookie } from '../http/cookies';
 import { setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
@@ -11,7 +11,7 @@ import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange'
 import { originAllowed } from '../sso/origins';
 import { unverifiedOrgId } from '../sso/token';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
-import { renderMessagePage } from './embed-page';
+import { sendErrorPage } from './embed-page';
 
 const originsOf = (org: { embedAllowedOrigins: string }) =>
   JSON.parse(org.embedAllowedOrigins) as string[];
@@ -83,10 +83,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       if (!(err instanceof ApiError) || !wantsHtml) throw err;
       if (err.cause)
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);
-      // The same headers the JSON error handler sends (Retry-After, the 401 challenge).
-      for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-      if (err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-      res.status(err.status).type('html').send(renderMessagePage(err.title, err.message));
+      sendErrorPage(res, err);
     }
   });
 }

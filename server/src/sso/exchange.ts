@@ -1,8 +1,8 @@
 import type { SsoClaims } from '@bridgekit/contract';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { newId } from '../domain/ids';
 import { normalizeEmail } from '../domain/members';
-import { ApiError } from '../http/api-error';
 import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import { ensureUser } from '../store/users';
