@@ -1,7 +1,7 @@
 import { MAX_SSO_TOKEN_LENGTH, type SsoClaims } from '@bridgekit/contract';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { hmacKeyCache } from './hmac-keys';
+import { importHmacKey } from './hmac-keys';
 
 /**
  * Verification of the SSO token a host backend signs with an organization's jwtSecret
@@ -28,10 +28,9 @@ export const SSO_MAX_LIFETIME_SECONDS = 3600;
 const MAX_ORG_ID_LENGTH = 255;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE = /^[A-Za-z0-9_-]*$/;
-const orgKeyOf = hmacKeyCache();
 
 // Verified against when the organization is unknown, so that path still costs one HMAC.
-const dummyKey = crypto.getRandomValues(new Uint8Array(32));
+const dummyKey = importHmacKey(crypto.getRandomValues(new Uint8Array(32)));
 
 const ClaimsCheck = z.object({
   email: z.string().max(254).pipe(z.email()),
@@ -130,14 +129,14 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
     unverifiedOrgId.length <= MAX_ORG_ID_LENGTH;
   const secret = orgIdUsable ? await deps.findOrgSecret(unverifiedOrgId as string) : null;
   if (secret === null) {
-    await jwtVerify(token, await orgKeyOf(dummyKey), options).catch(() => undefined);
+    await jwtVerify(token, await dummyKey, options).catch(() => undefined);
     if (orgIdUsable) return failure('unknown_org');
     return failure(unverifiedOrgId === undefined ? 'missing_claim:orgId' : 'invalid_claim:orgId');
   }
 
   let verified: Record<string, unknown>;
   try {
-    const key = typeof secret === 'string' ? await orgKeyOf(secret) : secret;
+    const key = typeof secret === 'string' ? await importHmacKey(secret) : secret;
     ({ payload: verified } = await jwtVerify(token, key, options));
   } catch (error) {
     return failure(reasonOf(error));

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { BoundedMap } from '../bounded-map';
 
 interface Options {
   /** Prepared statements kept, by SQL text. */
@@ -7,10 +8,6 @@ interface Options {
   maxResults?: number;
   /** Rows kept across all results (a list page is many rows, a lookup one). */
   maxRows?: number;
-}
-
-function evictOldest<K, V>(map: Map<K, V>, max: number) {
-  if (map.size >= max) map.delete(map.keys().next().value as K);
 }
 
 // Table names after FROM/JOIN (reads) and INSERT INTO/UPDATE (writes), quoted the way Kysely
@@ -47,7 +44,9 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxResults = options.maxResults ?? 2048;
   const maxRows = options.maxRows ?? 4096;
   let rowsHeld = 0;
-  const statements = new Map<string, { stmt: SQLite.Statement; tables: string[] }>();
+  const statements = new BoundedMap<string, { stmt: SQLite.Statement; tables: string[] }>(
+    maxStatements,
+  );
   const results = new Map<string, CachedRows>();
   const generations = new Map<string, number>();
   const dataVersion = file.prepare('PRAGMA data_version').pluck();
@@ -72,7 +71,7 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
     }
     return yes;
   };
-  const writtenTable = new Map<string, string | null>();
+  const writtenTable = new BoundedMap<string, string | null>(maxStatements);
   const written = (sqlText: string) => {
     if (NEUTRAL.test(sqlText)) return;
     let table = writtenTable.get(sqlText);
@@ -80,7 +79,6 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
       table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? null;
       const deleted = DELETE_TABLE.exec(sqlText)?.[1]?.toLowerCase();
       if (deleted && !isReferenced(deleted)) table = deleted;
-      evictOldest(writtenTable, maxStatements);
       writtenTable.set(sqlText, table);
     }
     if (table) generations.set(table, (generations.get(table) ?? 0) + 1);
@@ -103,7 +101,6 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
     if (!entry) {
       const tables = [...sqlText.matchAll(READ_TABLES)].map((m) => m[1]!.toLowerCase());
       entry = { stmt: file.prepare(sqlText), tables: [...new Set(tables)] };
-      evictOldest(statements, maxStatements);
       statements.set(sqlText, entry);
     }
     return entry;
