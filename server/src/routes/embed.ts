@@ -6,9 +6,9 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import { decodeJwt } from 'jose';
 import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
+import { frameAncestors, parseStoredOrigins } from '../embed-origins';
 import { readCookie, SESSION_COOKIE } from '../http/cookies';
 import { mountJson } from '../http/route';
-import { frameAncestors } from '../sso/origins';
 import { findOrganizationById, findOrganizationBySlug } from '../store/organizations';
 import { type PageAssets, renderEmbedPage, sendErrorPage } from './embed-page';
 
@@ -78,9 +78,7 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
   router.get(expressPath(routes.embedPage.path), async (req: Request, res: Response) => {
     const assets = await builtAssets();
     const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
-    const ancestors = org
-      ? frameAncestors(JSON.parse(org.embedAllowedOrigins) as string[])
-      : "'none'";
+    const ancestors = org ? frameAncestors(parseStoredOrigins(org)) : "'none'";
     const styleNonce = randomBytes(16).toString('base64');
     res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
