@@ -9,13 +9,6 @@ import { ensureUser } from '../store/users';
 import { hmacKeyCache } from './hmac-keys';
 import { verifySsoToken } from './token';
 
-export interface Exchanged {
-  org: OrganizationRow;
-  member: MemberWithUser;
-  sessionToken: string;
-  expiresAt: Date;
-}
-
 // One detail for every failure; the precise reason goes to the log only.
 export const invalidSsoToken = (reason: string) =>
   new ApiError('Unauthorized', 'Invalid or expired SSO token', {
