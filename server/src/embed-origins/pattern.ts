@@ -6,11 +6,13 @@ const tldts = lazy<typeof Tldts>('tldts');
 const parseDomain: typeof Tldts.parse = (...args) => tldts().parse(...args);
 
 /**
- * Embed origin patterns (decisions.md, "Organizations"): `https://host[:port]`,
- * `https://*.host[:port]`, and `http://localhost[:port]` / `http://127.0.0.1[:port]`
- * for development. Stored normalized; matched against a request's `Origin`.
+ * Embed origin patterns: `https://host[:port]`, `https://*.host[:port]` (the wildcard is the
+ * whole leftmost label and never sits directly over a public suffix), and
+ * `http://localhost[:port]` / `http://127.0.0.1[:port]` for development. No path, query,
+ * fragment or userinfo. Stored normalized (lowercase, no default port, no trailing slash or
+ * dot, IDN as punycode); matched against a request's `Origin`. An empty list allows no origin.
  *
- * Deliberately strict choices beyond the decisions:
+ * Deliberately strict beyond that:
  * - IP literals are refused everywhere (IPv4 in any spelling, IPv6), except the exact
  *   `127.0.0.1` over http: an embedding site has a name, and numeric hosts invite
  *   shorthand tricks (`0x7f.1`, `2130706433`).

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { importHmacKey } from './hmac-keys';
 
 /**
- * Verification of the SSO token a host backend signs with an organization's jwtSecret
- * (decisions.md, "SSO"). Every failure is a `reason` for the log; callers answer all of
- * them with one generic 401.
+ * Verification of the SSO token a host backend signs with an organization's jwtSecret: a
+ * JWT, HS256 only, with `email`, `orgId`, `iat` and `exp` required, a lifetime of at most an
+ * hour and a single-use `jti` when present. Every failure is a `reason` for the log; callers
+ * answer all of them with one generic 401, so a caller learns nothing about which one it was.
  */
 
 export interface SsoTokenDeps {

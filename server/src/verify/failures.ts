@@ -5,9 +5,14 @@ import { SshTunnelError } from './ssh-tunnel';
 import type { VerifyFailure } from './verify';
 
 /**
- * The failure table of decisions.md: every library failure is classified by a stable
- * code (Node `code`, SQLSTATE, ssh2 `level`, channel-open reason), never by message
- * text. No message here is built from user input, so no secret can reach one.
+ * Why a verify failed, as a 422's detail and the form fields to blame: an unresolvable host
+ * (host), a refused connection (port), rejected credentials (username, password), a missing
+ * database (databaseName), no SSL where it is required (sslEnabled), a timeout (host, naming
+ * the service's outbound address for the firewall), SSH failures (the ssh* field at fault),
+ * a target the SSH host can't reach (host), an address the network policy refuses (host or
+ * sshHost). Every library failure is classified by a stable code (Node `code`, SQLSTATE,
+ * ssh2 `level`, channel-open reason), never by message text. No message here is built from
+ * user input, so no secret can reach one.
  */
 
 type Field =
