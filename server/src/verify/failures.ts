@@ -53,6 +53,10 @@ function unknown(error: unknown, field: 'host' | 'sshHost'): VerifyFailure {
   });
 }
 
+// The network policy refused the address a host resolved to.
+const notAllowed = (what: string, field: 'host' | 'sshHost') =>
+  fail('policy', `${what} is not allowed.`, { [field]: 'This address is not allowed.' });
+
 /** Where a verify was when its deadline passed. */
 export type Phase = 'ssh-key' | 'ssh' | 'database';
 
@@ -91,11 +95,7 @@ export function databaseFailure(
   error: unknown,
   context: { port: number; viaSsh: boolean; serviceIp: string | undefined },
 ): VerifyFailure {
-  if (error instanceof NetworkPolicyError) {
-    return fail('policy', 'The database address is not allowed.', {
-      host: 'This address is not allowed.',
-    });
-  }
+  if (error instanceof NetworkPolicyError) return notAllowed('The database address', 'host');
   if (error instanceof PostgresProbeError) {
     return error.code === 'ssl-unsupported'
       ? fail('ssl-unsupported', 'The database server does not accept SSL connections.', {
@@ -158,20 +158,16 @@ export function databaseFailure(
   return unknown(error, 'host');
 }
 
-export function sshFailure(
-  error: unknown,
-  context: {
-    sshPort: number;
-    password: boolean;
-    privateKey: boolean;
-    serviceIp: string | undefined;
-  },
-): VerifyFailure {
-  if (error instanceof NetworkPolicyError) {
-    return fail('policy', 'The SSH host address is not allowed.', {
-      sshHost: 'This address is not allowed.',
-    });
-  }
+/** What an SSH failure's message depends on: the port, the credentials sent, the service IP. */
+interface SshContext {
+  sshPort: number;
+  password: boolean;
+  privateKey: boolean;
+  serviceIp: string | undefined;
+}
+
+export function sshFailure(error: unknown, context: SshContext): VerifyFailure {
+  if (error instanceof NetworkPolicyError) return notAllowed('The SSH host address', 'sshHost');
   if (error instanceof SshKeyError) {
     return error.code === 'ssh-key-passphrase'
       ? fail('ssh-passphrase', 'The SSH private key could not be decrypted.', {
@@ -191,15 +187,7 @@ export function sshFailure(
   return unknown(error, 'sshHost');
 }
 
-function tunnelFailure(
-  error: SshTunnelError,
-  context: {
-    sshPort: number;
-    password: boolean;
-    privateKey: boolean;
-    serviceIp: string | undefined;
-  },
-): VerifyFailure {
+function tunnelFailure(error: SshTunnelError, context: SshContext): VerifyFailure {
   switch (error.failure) {
     case 'ssh-auth': {
       const fields: Partial<Record<Field, string>> = { sshUsername: 'SSH authentication failed.' };
