@@ -31,52 +31,51 @@ export interface EmbedOptions {
   assetsDir?: string;
 }
 
-export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
-  const { assetsDir } = options;
+/** The bundle's files that exist now: a bundle built while the bridge runs is picked up. */
+async function builtAssets(assetsDir: string | undefined): Promise<PageAssets> {
+  if (!assetsDir) return {};
+  const exists = (file: AssetFile) =>
+    access(path.join(assetsDir, file)).then(
+      () => assetUrl(file),
+      () => undefined,
+    );
+  const [script, stylesheet] = await Promise.all([exists('embed.js'), exists('embed.css')]);
+  return script ? { script, stylesheet } : {};
+}
 
-  // Checked per request, so a bundle built while the bridge runs is picked up.
-  async function builtAssets(): Promise<PageAssets> {
-    if (!assetsDir) return {};
-    const exists = (file: AssetFile) =>
-      access(path.join(assetsDir, file)).then(
-        () => assetUrl(file),
-        () => undefined,
-      );
-    const [script, stylesheet] = await Promise.all([exists('embed.js'), exists('embed.css')]);
-    return script ? { script, stylesheet } : {};
-  }
-
-  router.get(
-    expressPath(routes.embedAsset.path),
-    (req: Request, res: Response, next: NextFunction) => {
-      const file = String(req.params.file);
-      // Only the allow-listed names ever reach the file system: no traversal, no other files.
-      if (!assetsDir || !isAssetFile(file)) throw new ApiError('NotFound', 'No such embed asset');
-      res.sendFile(
-        file,
-        {
-          root: assetsDir,
-          dotfiles: 'deny',
-          cacheControl: false,
-          headers: {
-            'Content-Type': ASSET_TYPES[file],
-            'X-Content-Type-Options': 'nosniff',
-            // Names are not hashed: revalidate (Last-Modified; the app turns ETags off) on every load.
-            'Cache-Control': 'no-cache',
-          },
+/** Serves the allow-listed files of the embed bundle. */
+function serveAsset(assetsDir: string | undefined) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const file = String(req.params.file);
+    // Only the allow-listed names ever reach the file system: no traversal, no other files.
+    if (!assetsDir || !isAssetFile(file)) throw new ApiError('NotFound', 'No such embed asset');
+    res.sendFile(
+      file,
+      {
+        root: assetsDir,
+        dotfiles: 'deny',
+        cacheControl: false,
+        headers: {
+          'Content-Type': ASSET_TYPES[file],
+          'X-Content-Type-Options': 'nosniff',
+          // Names are not hashed: revalidate (Last-Modified; the app turns ETags off) on every load.
+          'Cache-Control': 'no-cache',
         },
-        (err?: Error & { status?: number }) => {
-          if (!err) return;
-          if (err.status === 404 && !res.headersSent) {
-            next(new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)'));
-          } else next(err);
-        },
-      );
-    },
-  );
+      },
+      (err?: Error & { status?: number }) => {
+        if (!err) return;
+        if (err.status === 404 && !res.headersSent) {
+          next(new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)'));
+        } else next(err);
+      },
+    );
+  };
+}
 
-  router.get(expressPath(routes.embedPage.path), async (req: Request, res: Response) => {
-    const assets = await builtAssets();
+/** The full-embed page: framed only by the organization's origins, shown to its session. */
+function servePage(deps: Deps, assetsDir: string | undefined) {
+  return async (req: Request, res: Response) => {
+    const assets = await builtAssets(assetsDir);
     const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
     const ancestors = org ? frameAncestors(parseStoredOrigins(org)) : "'none'";
     const styleNonce = randomBytes(16).toString('base64');
@@ -102,7 +101,13 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
         styleNonce,
       }),
     );
-  });
+  };
+}
+
+export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
+  const { assetsDir } = options;
+  router.get(expressPath(routes.embedAsset.path), serveAsset(assetsDir));
+  router.get(expressPath(routes.embedPage.path), servePage(deps, assetsDir));
 
   mountJson(router, routes.embedSession, {}, async ({ req }) => {
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.
