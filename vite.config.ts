@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Vitest projects: node-side tests (server, contract, client, node SDK, cross-package)
+// Vitest projects: node-side tests (server, client, node SDK, cross-package)
 // and browser-like component tests in jsdom.
 export default defineConfig({
   test: {
@@ -10,7 +10,6 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: [
-            'packages/contract/test/**/*.test.ts',
             'packages/client/test/**/*.test.ts',
             'packages/node/test/**/*.test.ts',
             'server/test/**/*.test.ts',

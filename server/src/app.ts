@@ -2,9 +2,11 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import './http/types';
 import type { Deps } from './deps';
+import { createOriginPolicy } from './embed-origins';
 import { bearerAuth } from './http/auth';
 import { jsonBody } from './http/body';
 import { cors } from './http/cors';
+import { embedCorsPolicy } from './http/cors-policy';
 import { errorHandler, notFoundRoute } from './http/errors';
 import { requestContext } from './http/request-context';
 import { dataSourceRoutes } from './routes/data-sources';
@@ -27,7 +29,7 @@ export function createApp(deps: Deps): Express {
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestContext(app, { log: deps.log }));
-  app.use(cors(deps));
+  app.use(cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }));
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
   const router = express.Router();
   // The router tries routes in this order, so the hottest come first (no two paths overlap).

@@ -11,29 +11,185 @@ import { listApiKeys, revokeApiKey } from './store/api-keys';
 import { findOrganizationById } from './store/organizations';
 import { findUserByEmail } from './store/users';
 
-const USAGE = `Usage: bridge <command>
-
-  keys create --email E [--name "Full Name"] [--label L] [--expires-in-days N]
-                                   create the user if needed; prints only the new key
-  keys list --email E              list a user's keys (hint, dates, state)
-  keys revoke <keyId>              revoke a key
-  members add --org ORG_ID --email E --role ADMIN|MEMBER
-  migrate                          apply pending store migrations
-  secrets rotate                   re-encrypt every stored secret under BRIDGE_SECRET_KEY
-                                   (set the old key as BRIDGE_SECRET_KEY_PREVIOUS first)
-
-Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...).`;
-
 export class UsageError extends Error {}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+interface CommandInput {
+  values: Values;
+  positionals: string[];
+  out: (line: string) => void;
+  getDeps: () => Promise<Deps>;
+}
+
+/** One `bridge` command: its words, its lines in the usage, its arguments and what it does. */
+interface Command {
+  name: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals?: boolean;
+  run(input: CommandInput): Promise<Deps>;
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function requireEmail(value: string | undefined): string {
+function requireEmail(value: unknown): string {
   if (!value) throw new UsageError('--email is required');
-  if (!EMAIL.test(value.trim()))
-    throw new UsageError(`--email: "${value}" is not an email address`);
-  return normalizeEmail(value);
+  const text = String(value);
+  if (!EMAIL.test(text.trim())) throw new UsageError(`--email: "${text}" is not an email address`);
+  return normalizeEmail(text);
 }
+
+const optionalString = (value: unknown) => value as string | undefined;
+
+async function createKey({ values, out, getDeps }: CommandInput) {
+  const email = requireEmail(values.email);
+  const days = optionalString(values['expires-in-days']);
+  if (days !== undefined && !/^[1-9][0-9]{0,4}$/.test(days)) {
+    throw new UsageError('--expires-in-days must be a whole number from 1 to 99999');
+  }
+  const deps = await getDeps();
+  const now = deps.now();
+  const { key } = await createApiKeyForEmail(
+    deps.store.db,
+    {
+      email,
+      fullName: optionalString(values.name),
+      name: optionalString(values.label),
+      expiresAt: days ? new Date(now.getTime() + Number(days) * 86_400_000) : undefined,
+    },
+    now,
+  );
+  out(key);
+  return deps;
+}
+
+type KeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
+
+function keyLine(k: KeyRow, now: number): string {
+  const state = k.revokedAt
+    ? 'revoked'
+    : k.expiresAt && Date.parse(k.expiresAt) <= now
+      ? 'expired'
+      : 'active';
+  return [
+    k.id,
+    `bk_key_…${k.hint}`,
+    state,
+    `created ${k.createdAt}`,
+    `last used ${k.lastUsedAt ?? 'never'}`,
+    k.name ?? '',
+  ]
+    .join('\t')
+    .trimEnd();
+}
+
+async function listKeys({ values, out, getDeps }: CommandInput) {
+  const email = requireEmail(values.email);
+  const deps = await getDeps();
+  const user = await findUserByEmail(deps.store.db, email);
+  if (!user) throw new UsageError(`no user with email ${email}`);
+  const keys = await listApiKeys(deps.store.db, user.id);
+  const now = deps.now().getTime();
+  for (const k of keys) out(keyLine(k, now));
+  if (keys.length === 0) out('(no keys)');
+  return deps;
+}
+
+async function revokeKey({ positionals, out, getDeps }: CommandInput) {
+  const id = positionals[0];
+  if (!id || positionals.length !== 1) throw new UsageError('keys revoke takes exactly one key id');
+  const deps = await getDeps();
+  if (!(await revokeApiKey(deps.store.db, id, deps.now().toISOString()))) {
+    throw new UsageError(`no active key with id ${id}`);
+  }
+  out(`revoked ${id}`);
+  return deps;
+}
+
+async function addMemberCommand({ values, out, getDeps }: CommandInput) {
+  const email = requireEmail(values.email);
+  const orgId = optionalString(values.org);
+  if (!orgId) throw new UsageError('--org is required');
+  const role = Role.safeParse(values.role);
+  if (!role.success) throw new UsageError('--role must be ADMIN or MEMBER');
+  const deps = await getDeps();
+  if (!(await findOrganizationById(deps.store.db, orgId))) {
+    throw new UsageError(`no organization with id ${orgId}`);
+  }
+  const member = await addMember(deps, orgId, { email, role: role.data });
+  out(`${member.id}\t${member.userEmail}\t${member.role}`);
+  return deps;
+}
+
+async function migrate({ out, getDeps }: CommandInput) {
+  // Opening the store applies pending migrations.
+  const deps = await getDeps();
+  out('migrations up to date');
+  return deps;
+}
+
+async function rotate({ out, getDeps }: CommandInput) {
+  const deps = await getDeps();
+  const counts = await rotateSecrets(deps);
+  out(
+    `re-encrypted ${counts.organizations} organization(s) and ${counts.dataSources} data source(s)`,
+  );
+  return deps;
+}
+
+const COMMANDS: Command[] = [
+  {
+    name: 'keys create',
+    usage: `  keys create --email E [--name "Full Name"] [--label L] [--expires-in-days N]
+                                   create the user if needed; prints only the new key`,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      label: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+    },
+    run: createKey,
+  },
+  {
+    name: 'keys list',
+    usage: "  keys list --email E              list a user's keys (hint, dates, state)",
+    options: { email: { type: 'string' } },
+    run: listKeys,
+  },
+  {
+    name: 'keys revoke',
+    usage: '  keys revoke <keyId>              revoke a key',
+    options: {},
+    positionals: true,
+    run: revokeKey,
+  },
+  {
+    name: 'members add',
+    usage: '  members add --org ORG_ID --email E --role ADMIN|MEMBER',
+    options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    run: addMemberCommand,
+  },
+  {
+    name: 'migrate',
+    usage: '  migrate                          apply pending store migrations',
+    options: {},
+    run: migrate,
+  },
+  {
+    name: 'secrets rotate',
+    usage: `  secrets rotate                   re-encrypt every stored secret under BRIDGE_SECRET_KEY
+                                   (set the old key as BRIDGE_SECRET_KEY_PREVIOUS first)`,
+    options: {},
+    run: rotate,
+  },
+];
+
+const USAGE = `Usage: bridge <command>
+
+${COMMANDS.map((command) => command.usage).join('\n')}
+
+Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...).`;
 
 /** Runs one CLI command; output goes to `out`, and errors are thrown for the caller to print. */
 export async function runCli(
@@ -41,119 +197,28 @@ export async function runCli(
   out: (line: string) => void,
   getDeps: () => Promise<Deps>,
 ) {
-  const [group, action, ...rest] = argv;
-  const args = (options: NonNullable<ParseArgsConfig['options']>, allowPositionals = false) => {
-    try {
-      return parseArgs({ args: rest, options, allowPositionals, strict: true });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  };
-
-  if (group === 'migrate' && action === undefined) {
-    const deps = await getDeps();
-    out('migrations up to date');
-    return deps;
-  }
-  if (group === 'secrets' && action === 'rotate') {
-    args({});
-    const deps = await getDeps();
-    const counts = await rotateSecrets(deps);
-    out(
-      `re-encrypted ${counts.organizations} organization(s) and ${counts.dataSources} data source(s)`,
+  const [group, action] = argv;
+  const command = COMMANDS.find((c) => {
+    const [first, second] = c.name.split(' ');
+    return first === group && second === action;
+  });
+  if (!command) {
+    throw new UsageError(
+      group ? `unknown command: ${[group, action].filter(Boolean).join(' ')}` : 'no command given',
     );
-    return deps;
   }
-  if (group === 'keys' && action === 'create') {
-    const { values } = args({
-      email: { type: 'string' },
-      name: { type: 'string' },
-      label: { type: 'string' },
-      'expires-in-days': { type: 'string' },
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: argv.slice(2),
+      options: command.options,
+      allowPositionals: command.positionals ?? false,
+      strict: true,
     });
-    const email = requireEmail(values.email as string | undefined);
-    const days = values['expires-in-days'] as string | undefined;
-    if (days !== undefined && !/^[1-9][0-9]{0,4}$/.test(days)) {
-      throw new UsageError('--expires-in-days must be a whole number from 1 to 99999');
-    }
-    const deps = await getDeps();
-    const now = deps.now();
-    const { key } = await createApiKeyForEmail(
-      deps.store.db,
-      {
-        email,
-        fullName: values.name as string | undefined,
-        name: values.label as string | undefined,
-        expiresAt: days ? new Date(now.getTime() + Number(days) * 86_400_000) : undefined,
-      },
-      now,
-    );
-    out(key);
-    return deps;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  if (group === 'keys' && action === 'list') {
-    const { values } = args({ email: { type: 'string' } });
-    const email = requireEmail(values.email as string | undefined);
-    const deps = await getDeps();
-    const user = await findUserByEmail(deps.store.db, email);
-    if (!user) throw new UsageError(`no user with email ${email}`);
-    const keys = await listApiKeys(deps.store.db, user.id);
-    const now = deps.now().getTime();
-    for (const k of keys) {
-      const state = k.revokedAt
-        ? 'revoked'
-        : k.expiresAt && Date.parse(k.expiresAt) <= now
-          ? 'expired'
-          : 'active';
-      out(
-        [
-          k.id,
-          `bk_key_…${k.hint}`,
-          state,
-          `created ${k.createdAt}`,
-          `last used ${k.lastUsedAt ?? 'never'}`,
-          k.name ?? '',
-        ]
-          .join('\t')
-          .trimEnd(),
-      );
-    }
-    if (keys.length === 0) out('(no keys)');
-    return deps;
-  }
-  if (group === 'keys' && action === 'revoke') {
-    const { positionals } = args({}, true);
-    const id = positionals[0];
-    if (!id || positionals.length !== 1)
-      throw new UsageError('keys revoke takes exactly one key id');
-    const deps = await getDeps();
-    if (!(await revokeApiKey(deps.store.db, id, deps.now().toISOString()))) {
-      throw new UsageError(`no active key with id ${id}`);
-    }
-    out(`revoked ${id}`);
-    return deps;
-  }
-  if (group === 'members' && action === 'add') {
-    const { values } = args({
-      org: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-    });
-    const email = requireEmail(values.email as string | undefined);
-    if (!values.org) throw new UsageError('--org is required');
-    const role = Role.safeParse(values.role);
-    if (!role.success) throw new UsageError('--role must be ADMIN or MEMBER');
-    const deps = await getDeps();
-    if (!(await findOrganizationById(deps.store.db, values.org as string))) {
-      throw new UsageError(`no organization with id ${values.org}`);
-    }
-    const member = await addMember(deps, values.org as string, { email, role: role.data });
-    out(`${member.id}\t${member.userEmail}\t${member.role}`);
-    return deps;
-  }
-  throw new UsageError(
-    group ? `unknown command: ${[group, action].filter(Boolean).join(' ')}` : 'no command given',
-  );
+  return command.run({ ...parsed, out, getDeps });
 }
 
 async function main() {

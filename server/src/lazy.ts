@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 // that never verifies over SSH or uses Redis doesn't carry them in memory.
 const load = createRequire(import.meta.url);
 
-/** `lazy(() => load('pg'))`: the module on first call, cached after. */
+/** `lazy<typeof Pg>('pg')`: a function that requires the module on its first call, then returns it. */
 export function lazy<T>(name: string): () => T {
   let mod: T | undefined;
   return () => {

@@ -1,5 +1,5 @@
+import { ApiError, forbidden } from '../api-error';
 import type { Deps, Principal } from '../deps';
-import { ApiError, forbidden } from '../http/api-error';
 import { findOrganizationForUser, type OrganizationWithRole } from '../store/organizations';
 
 /**

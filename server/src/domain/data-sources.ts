@@ -7,8 +7,8 @@ import {
   type UpdateDataSourceBody,
 } from '@bridgekit/contract';
 import type { Updateable } from 'kysely';
+import { ApiError, notFound } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError, notFound } from '../http/api-error';
 import {
   type DataSourceRow,
   deleteDataSourceRow,

@@ -1,6 +1,6 @@
 import type { AddMemberBody, Role } from '@bridgekit/contract';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError } from '../http/api-error';
 import { isUniqueViolation } from '../store/db';
 import { findMemberByUser, insertMember, type MemberWithUser } from '../store/members';
 import { ensureUser } from '../store/users';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateOrganizationBody, FieldErrors } from '@bridgekit/contract';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError } from '../http/api-error';
-import { normalizeOriginPattern } from '../sso/origins';
+import { normalizeOriginPattern, storeOrigins } from '../embed-origins';
 import { isUniqueViolation } from '../store/db';
 import { insertMember } from '../store/members';
 import {
@@ -75,7 +75,7 @@ export async function createOrganization(
       customAiContext: body.customAiContext ?? null,
       onboardingStatus: body.skipOnboarding ? 'COMPLETED' : 'STARTED',
       fullEmbedEnabled: body.fullEmbedEnabled ? 1 : 0,
-      embedAllowedOrigins: JSON.stringify(origins),
+      embedAllowedOrigins: storeOrigins(origins),
       jwtSecretSealed: deps.secretBox.seal(randomBytes(32).toString('base64url'), id, 'jwtSecret'),
       createdAt: at,
       updatedAt: at,

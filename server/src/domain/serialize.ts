@@ -5,6 +5,7 @@ import {
   SECRET_FIELDS,
   type SecretField,
 } from '@bridgekit/contract';
+import { parseStoredOrigins } from '../embed-origins';
 import type { MemberWithUser } from '../store/members';
 import type { OrganizationRow } from '../store/organizations';
 import type { DataSourcesTable } from '../store/schema';
@@ -23,7 +24,7 @@ export function toOrganization(
     customAiContext: row.customAiContext,
     onboardingStatus: row.onboardingStatus as Organization['onboardingStatus'],
     fullEmbedEnabled: Boolean(row.fullEmbedEnabled),
-    embedAllowedOrigins: JSON.parse(row.embedAllowedOrigins) as string[],
+    embedAllowedOrigins: parseStoredOrigins(row),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

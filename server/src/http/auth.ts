@@ -1,15 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
 import type { SessionClaims } from '../sso/session-token';
-import {
-  type ApiKeyState,
-  findApiKeyByHash,
-  findApiKeyCountingHit,
-  touchApiKey,
-} from '../store/api-keys';
-import type { VersionedTable } from '../store/db';
-import { ApiError } from './api-error';
+import { lookUpApiKey, touchApiKey } from '../store/api-keys';
 
 // One answer for every failure, so a caller learns nothing about which keys exist.
 const unauthorized = () =>
@@ -22,21 +16,6 @@ const TOUCH_EVERY_MS = 60_000;
 /** The token of an `Authorization: Bearer …` header, or undefined. */
 export const bearerToken = (header: string | undefined) =>
   header ? BEARER.exec(header.trim())?.[1] : undefined;
-
-const foldedVersions = new WeakMap<Request, string>();
-
-/**
- * The store version to cache what this request builds under (Store.version). On PostgreSQL
- * the API-key lookup already read it in the same round trip; otherwise it is asked for.
- */
-export function requestStoreVersion(
-  deps: Deps,
-  req: Request,
-  tables: readonly VersionedTable[],
-): Promise<string> {
-  const folded = foldedVersions.get(req);
-  return folded === undefined ? deps.store.version(tables) : Promise.resolve(folded);
-}
 
 const sessionChecks = new WeakMap<
   Request,
@@ -56,20 +35,6 @@ export function requestSession(
   return claims;
 }
 
-/** The API key's row; on PostgreSQL with store-kept rate limits, with its hit counted too. */
-async function lookUpKey(
-  deps: Deps,
-  token: string,
-  now: Date,
-): Promise<(ApiKeyState & { hitPoints?: number | null; hitExpire?: string | null }) | undefined> {
-  const keyHash = hashApiKey(token);
-  const pool = deps.store.pgPool;
-  if (pool && deps.limits.api.backend === 'postgres') {
-    return findApiKeyCountingHit(pool, keyHash, deps.limits.api.pgCounter, now);
-  }
-  return findApiKeyByHash(deps.store, keyHash);
-}
-
 /**
  * Resolves the `Authorization: Bearer` value to an API key's user or an embed session, and
  * counts the request against that key's or session's rate limit.
@@ -79,16 +44,15 @@ export async function authenticate(deps: Deps, req: Request, res: Response): Pro
   if (!token) throw unauthorized();
   if (looksLikeApiKey(token)) {
     const now = deps.now();
-    const key = await lookUpKey(deps, token, now);
-    if (!key || key.revokedAt !== null) throw unauthorized();
-    if (key.storeVersion !== undefined) foldedVersions.set(req, key.storeVersion);
-    if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime()) throw unauthorized();
+    const limiter = deps.limits.api;
+    const found = await lookUpApiKey(deps.store, hashApiKey(token), { limiter, now });
+    if (!found) throw unauthorized();
+    const { key } = found;
+    req.storeVersion = found.storeVersion;
     if (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
       await touchApiKey(deps.store.db, key.id, now.toISOString());
     }
-    if (key.hitPoints != null && key.hitExpire != null) {
-      deps.limits.api.counted(key.hitPoints, Number(key.hitExpire), res);
-    } else await deps.limits.api.hit(`key:${key.id}`, res);
+    limiter.enforce(found.rateLimit, res);
     return { kind: 'apiKey', userId: key.userId, keyId: key.id };
   }
   const session = await requestSession(deps, req, token);

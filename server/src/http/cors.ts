@@ -1,61 +1,30 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Deps } from '../deps';
-import { looksLikeApiKey } from '../domain/api-keys';
-import { originAllowed } from '../sso/origins';
-import { findOrganizationById } from '../store/organizations';
-import { ApiError } from './api-error';
-import { bearerToken, requestSession } from './auth';
+import { ApiError } from '../api-error';
 
-const ORG_PATH = /^\/api\/public\/organizations\/([^/]+)/;
 const EXPOSED =
   'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
-const PATTERNS_TTL_MS = 5000;
-
-// Bad %-encoding is the client's error (the router answers 400), never a 500 from here; nor is
-// a U+0000 that PostgreSQL can't compare (no id holds one: the route answers 404).
-function decodePathSegment(segment: string): string | undefined {
-  try {
-    const decoded = decodeURIComponent(segment);
-    return decoded.includes('\u0000') ? undefined : decoded;
-  } catch {
-    return undefined;
-  }
-}
 
 export function setCorsHeaders(res: Response, origin: string) {
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Expose-Headers', EXPOSED);
 }
 
+export interface CorsOptions {
+  /**
+   * Whether `origin` may call `req` cross-origin. It may throw (an ApiError) to refuse the
+   * request itself, not just its CORS headers.
+   */
+  allowOrigin(origin: string, req: Request): Promise<boolean>;
+}
+
 /**
- * CORS by organization: a request with an `Origin` gets CORS headers only when the addressed
- * organization (from the path, else from the embed session) allows that origin. Credentials
- * are never allowed: the API authenticates with bearer tokens, not cookies.
+ * CORS for `/api/*`: a request with an `Origin` gets CORS headers only when `allowOrigin` says
+ * so; a preflight it refuses is answered 403. Credentials are never allowed: the API
+ * authenticates with bearer tokens, not cookies.
  */
-export function cors(deps: Deps) {
-  let everyPattern: { at: number; patterns: string[] } | undefined;
-
-  // A preflight carries no token, so without an org in the path the best answer is whether any
-  // organization allows the origin; the real request is then checked against its own org.
-  async function anyOrgAllows(origin: string): Promise<boolean> {
-    const now = Date.now();
-    if (!everyPattern || now - everyPattern.at > PATTERNS_TTL_MS) {
-      const rows = await deps.store.db
-        .selectFrom('organizations')
-        .select('embedAllowedOrigins')
-        .execute();
-      everyPattern = {
-        at: now,
-        patterns: [...new Set(rows.flatMap((r) => JSON.parse(r.embedAllowedOrigins) as string[]))],
-      };
-    }
-    return originAllowed(everyPattern.patterns, origin);
-  }
-
-  async function orgAllows(orgId: string, origin: string): Promise<boolean> {
-    const org = await findOrganizationById(deps.store.db, orgId);
-    return org ? originAllowed(JSON.parse(org.embedAllowedOrigins) as string[], origin) : false;
-  }
+export function cors(options: CorsOptions) {
+  const { allowOrigin } = options;
+  if (typeof allowOrigin !== 'function') throw new Error('cors needs an allowOrigin function');
 
   return async (req: Request, res: Response, next: NextFunction) => {
     res.append('Vary', 'Origin');
@@ -64,23 +33,8 @@ export function cors(deps: Deps) {
     // The bridge's own pages (full embed) are not cross-origin: browsers send Origin on
     // same-origin POSTs too, and Sec-Fetch-Site is set by the browser, never by the page.
     if (req.get('sec-fetch-site') === 'same-origin') return next();
-    const preflight = req.method === 'OPTIONS';
-    const pathOrg = ORG_PATH.exec(req.path)?.[1];
-    const bearer = bearerToken(req.get('authorization'));
-    const session =
-      bearer && !looksLikeApiKey(bearer) ? await requestSession(deps, req, bearer) : null;
-
-    let allowed: boolean;
-    if (pathOrg) {
-      const orgId = decodePathSegment(pathOrg);
-      allowed = orgId !== undefined && (await orgAllows(orgId, origin));
-    } else if (session) allowed = await orgAllows(session.orgId, origin);
-    else if (preflight) allowed = await anyOrgAllows(origin);
-    // The SSO exchange decides after it knows the token's organization.
-    else if (req.path === '/api/sso/jwt') return next();
-    else allowed = false;
-
-    if (preflight) {
+    const allowed = await allowOrigin(origin, req);
+    if (req.method === 'OPTIONS') {
       if (!allowed) return next(new ApiError('Forbidden', 'Origin not allowed'));
       setCorsHeaders(res, origin);
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
@@ -90,9 +44,6 @@ export function cors(deps: Deps) {
       return;
     }
     if (allowed) setCorsHeaders(res, origin);
-    // An embed session only works from the origins its organization allows.
-    else if (session)
-      return next(new ApiError('Forbidden', 'Origin not allowed for this organization'));
     next();
   };
 }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../api-error';
 import { isStoreUnavailable, isUnstorableText } from '../store/db';
-import { ApiError } from './api-error';
 
 /** JSON 404 for every unknown route. */
 export function notFoundRoute(req: Request, _res: Response, next: NextFunction) {
@@ -55,7 +55,12 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     res.end();
     return;
   }
-  for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-  if (apiError.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  setErrorHeaders(res, apiError);
   res.status(apiError.status).json(apiError.toBody());
+}
+
+/** The headers every error answer carries, JSON or HTML: its own (Retry-After) and the 401 challenge. */
+export function setErrorHeaders(res: Response, err: ApiError) {
+  for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+  if (err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
 }

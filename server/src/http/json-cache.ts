@@ -1,3 +1,5 @@
+import { BoundedMap } from '../bounded-map';
+
 /** A response body serialized once, sent as is (see mountJson). `T` is the shape it holds. */
 export class JsonBody<T = unknown> {
   declare readonly shape?: T;
@@ -14,7 +16,7 @@ export class JsonBody<T = unknown> {
  * `max`.
  */
 export function jsonBodyCache<T>(max = 256) {
-  const entries = new Map<string, { version: string; body: JsonBody<T> }>();
+  const entries = new BoundedMap<string, { version: string; body: JsonBody<T> }>(max);
   return {
     get(key: string, version: string): JsonBody<T> | undefined {
       const entry = entries.get(key);
@@ -23,9 +25,6 @@ export function jsonBodyCache<T>(max = 256) {
     /** Serializes `value` and keeps it under `key` for `version`. */
     set(key: string, version: string, value: T): JsonBody<T> {
       const body = JsonBody.of(value);
-      if (!entries.has(key) && entries.size >= max) {
-        entries.delete(entries.keys().next().value as string);
-      }
       entries.set(key, { version, body });
       return body;
     },

@@ -8,22 +8,27 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import { ApiError } from './api-error';
+import { ApiError } from '../api-error';
+
+/** Where a hit left its counter: points counted in the current window, ms until it ends. */
+export interface RateLimitOutcome {
+  consumedPoints: number;
+  msBeforeNext: number;
+}
 
 export interface Limiter {
   readonly limit: number;
   /** Where the counters live. */
-  readonly backend: LimiterBackend['kind'];
-  /** Counts one hit for `key`; throws 429 TooManyRequests past the limit. Sets RateLimit-* headers. */
+  readonly backend: LimiterBackend;
+  /** Every backend keeps the counter of `key` under `keyPrefix + key`, in windows of `windowMs`. */
+  readonly keyPrefix: string;
+  readonly windowMs: number;
+  /** Counts one hit for `key`; throws 503 ServiceUnavailable when the counters can't be reached. */
+  consume(key: string): Promise<RateLimitOutcome>;
+  /** Sets the RateLimit-* headers for a counted hit; throws 429 TooManyRequests past the limit. */
+  enforce(outcome: RateLimitOutcome, res: Response): void;
+  /** `consume`, then `enforce`. */
   hit(key: string, res: Response): Promise<void>;
-  /**
-   * For a PostgreSQL query that counts a hit itself, in the same round trip as other work: the
-   * row of `key` is `rate_limits.key = keyPrefix + key`, a window lasts `windowMs`. `counted`
-   * then applies the row the query returned.
-   */
-  readonly pgCounter: { keyPrefix: string; windowMs: number };
-  /** Applies a hit counted by such a query: `points` in the window ending at `expire` (ms). */
-  counted(points: number, expire: number, res: Response): void;
 }
 
 export type LimiterBackend =
@@ -63,44 +68,37 @@ export function createLimiter(options: {
     limiter = new RateLimiterMemory(common);
   }
 
-  const setHeaders = (res: Response, r: { remainingPoints: number; msBeforeNext: number }) => {
-    res.setHeader('RateLimit-Limit', String(perMinute));
-    res.setHeader('RateLimit-Remaining', String(Math.max(0, r.remainingPoints)));
-    res.setHeader('RateLimit-Reset', String(Math.ceil(r.msBeforeNext / 1000)));
-  };
-  const refuse = (res: Response, r: { remainingPoints: number; msBeforeNext: number }) => {
-    setHeaders(res, r);
-    const retryAfter = String(Math.max(1, Math.ceil(r.msBeforeNext / 1000)));
-    return new ApiError('TooManyRequests', `Rate limit exceeded; retry in ${retryAfter} s`, {
-      headers: { 'Retry-After': retryAfter },
-    });
-  };
-
-  return {
+  const self: Limiter = {
     limit: perMinute,
-    backend: backend.kind,
-    async hit(key, res) {
+    backend,
+    // rate-limiter-flexible's key layout; a store query that counts a hit itself follows it.
+    keyPrefix: `${common.keyPrefix}:`,
+    windowMs: common.duration * 1000,
+    async consume(key) {
       try {
-        setHeaders(res, await limiter.consume(key));
+        return await limiter.consume(key);
       } catch (err) {
-        if (!(err instanceof RateLimiterRes)) {
-          throw new ApiError('ServiceUnavailable', 'Rate limit store unavailable', {
-            cause: err,
-            headers: { 'Retry-After': '2' },
-          });
-        }
-        throw refuse(res, err);
+        // Past the limit rate-limiter-flexible rejects with the counter itself.
+        if (err instanceof RateLimiterRes) return err;
+        throw new ApiError('ServiceUnavailable', 'Rate limit store unavailable', {
+          cause: err,
+          headers: { 'Retry-After': '2' },
+        });
       }
     },
-    // rate-limiter-flexible's row key; the query must do its arithmetic (see api-keys.ts).
-    pgCounter: { keyPrefix: `${common.keyPrefix}:`, windowMs: common.duration * 1000 },
-    counted(points, expire, res) {
-      const r = {
-        remainingPoints: perMinute - points,
-        msBeforeNext: Math.max(0, expire - Date.now()),
-      };
-      if (points > perMinute) throw refuse(res, r);
-      setHeaders(res, r);
+    enforce({ consumedPoints, msBeforeNext }, res) {
+      res.setHeader('RateLimit-Limit', String(perMinute));
+      res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - consumedPoints)));
+      res.setHeader('RateLimit-Reset', String(Math.ceil(msBeforeNext / 1000)));
+      if (consumedPoints <= perMinute) return;
+      const retryAfter = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
+      throw new ApiError('TooManyRequests', `Rate limit exceeded; retry in ${retryAfter} s`, {
+        headers: { 'Retry-After': retryAfter },
+      });
+    },
+    async hit(key, res) {
+      self.enforce(await self.consume(key), res);
     },
   };
+  return self;
 }

@@ -9,5 +9,10 @@ declare module 'express-serve-static-core' {
     log: Logger;
     /** Set by the auth middleware on authenticated routes. */
     principal?: Principal;
+    /**
+     * The store version (Store.version), when authentication read it in the same round trip
+     * (PostgreSQL); what the request builds may be cached under it.
+     */
+    storeVersion?: string;
   }
 }

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '@bridgekit/contract';
 import type { z } from 'zod';
-import { ApiError, notFound } from './api-error';
+import { ApiError, notFound } from '../api-error';
 
 const WHAT = { body: 'Request body', query: 'Query string', params: 'Path' } as const;
 

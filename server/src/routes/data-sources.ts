@@ -1,5 +1,6 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { orgAccess, requireAdmin } from '../domain/access';
 import {
@@ -10,7 +11,6 @@ import {
 } from '../domain/data-sources';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
-import { ApiError } from '../http/api-error';
 import { mountJson } from '../http/route';
 import { listDataSources } from '../store/data-sources';
 import { verifyConnection } from '../verify/verify';

@@ -1,3 +1,7 @@
+import type { Response } from 'express';
+import type { ApiError } from '../api-error';
+import { setErrorHeaders } from '../http/errors';
+
 const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
@@ -35,6 +39,15 @@ export function renderMessagePage(title: string, detail: string, assets?: PageAs
     `<main role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></main>`,
     assets,
   );
+}
+
+/** Answers with an error as a message page: the status and headers the JSON answer would have. */
+export function sendErrorPage(res: Response, err: ApiError, assets?: PageAssets) {
+  setErrorHeaders(res, err);
+  res
+    .status(err.status)
+    .type('html')
+    .send(renderMessagePage(err.title, err.message, assets));
 }
 
 /**

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { decodeJwt } from 'jose';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError } from '../http/api-error';
+import { frameAncestors, parseStoredOrigins } from '../embed-origins';
 import { readCookie, SESSION_COOKIE } from '../http/cookies';
 import { mountJson } from '../http/route';
-import { frameAncestors } from '../sso/origins';
 import { findOrganizationById, findOrganizationBySlug } from '../store/organizations';
-import { type PageAssets, renderEmbedPage, renderMessagePage } from './embed-page';
+import { type PageAssets, renderEmbedPage, sendErrorPage } from './embed-page';
 
 // No inline script anywhere on the page: the kit's bundle is served from 'self'. The one inline
 // style allowed is the <style> element Radix adds at run time to lock scrolling behind a
@@ -31,80 +31,65 @@ export interface EmbedOptions {
   assetsDir?: string;
 }
 
-export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
-  const { assetsDir } = options;
+/** The bundle's files that exist now: a bundle built while the bridge runs is picked up. */
+async function builtAssets(assetsDir: string | undefined): Promise<PageAssets> {
+  if (!assetsDir) return {};
+  const exists = (file: AssetFile) =>
+    access(path.join(assetsDir, file)).then(
+      () => assetUrl(file),
+      () => undefined,
+    );
+  const [script, stylesheet] = await Promise.all([exists('embed.js'), exists('embed.css')]);
+  return script ? { script, stylesheet } : {};
+}
 
-  // Checked per request, so a bundle built while the bridge runs is picked up.
-  async function builtAssets(): Promise<PageAssets> {
-    if (!assetsDir) return {};
-    const exists = (file: AssetFile) =>
-      access(path.join(assetsDir, file)).then(
-        () => assetUrl(file),
-        () => undefined,
-      );
-    const [script, stylesheet] = await Promise.all([exists('embed.js'), exists('embed.css')]);
-    return script ? { script, stylesheet } : {};
-  }
-
-  router.get(
-    expressPath(routes.embedAsset.path),
-    (req: Request, res: Response, next: NextFunction) => {
-      const file = String(req.params.file);
-      // Only the allow-listed names ever reach the file system: no traversal, no other files.
-      if (!assetsDir || !isAssetFile(file)) throw new ApiError('NotFound', 'No such embed asset');
-      res.sendFile(
-        file,
-        {
-          root: assetsDir,
-          dotfiles: 'deny',
-          cacheControl: false,
-          headers: {
-            'Content-Type': ASSET_TYPES[file],
-            'X-Content-Type-Options': 'nosniff',
-            // Names are not hashed: revalidate (Last-Modified; the app turns ETags off) on every load.
-            'Cache-Control': 'no-cache',
-          },
+/** Serves the allow-listed files of the embed bundle. */
+function serveAsset(assetsDir: string | undefined) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const file = String(req.params.file);
+    // Only the allow-listed names ever reach the file system: no traversal, no other files.
+    if (!assetsDir || !isAssetFile(file)) throw new ApiError('NotFound', 'No such embed asset');
+    res.sendFile(
+      file,
+      {
+        root: assetsDir,
+        dotfiles: 'deny',
+        cacheControl: false,
+        headers: {
+          'Content-Type': ASSET_TYPES[file],
+          'X-Content-Type-Options': 'nosniff',
+          // Names are not hashed: revalidate (Last-Modified; the app turns ETags off) on every load.
+          'Cache-Control': 'no-cache',
         },
-        (err?: Error & { status?: number }) => {
-          if (!err) return;
-          if (err.status === 404 && !res.headersSent) {
-            next(new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)'));
-          } else next(err);
-        },
-      );
-    },
-  );
+      },
+      (err?: Error & { status?: number }) => {
+        if (!err) return;
+        if (err.status === 404 && !res.headersSent) {
+          next(new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)'));
+        } else next(err);
+      },
+    );
+  };
+}
 
-  router.get(expressPath(routes.embedPage.path), async (req: Request, res: Response) => {
-    const assets = await builtAssets();
+/** The full-embed page: framed only by the organization's origins, shown to its session. */
+function servePage(deps: Deps, assetsDir: string | undefined) {
+  return async (req: Request, res: Response) => {
+    const assets = await builtAssets(assetsDir);
     const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
-    const ancestors = org
-      ? frameAncestors(JSON.parse(org.embedAllowedOrigins) as string[])
-      : "'none'";
+    const ancestors = org ? frameAncestors(parseStoredOrigins(org)) : "'none'";
     const styleNonce = randomBytes(16).toString('base64');
     res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
     if (!org?.fullEmbedEnabled) {
-      res
-        .status(404)
-        .type('html')
-        .send(renderMessagePage('NotFound', 'No such embed page', assets));
+      sendErrorPage(res, new ApiError('NotFound', 'No such embed page'), assets);
       return;
     }
     const token = readCookie(req.get('cookie'), SESSION_COOKIE);
     const session = token ? await deps.sessions.verify(token) : null;
     if (!session || session.orgId !== org.id) {
-      res
-        .status(401)
-        .setHeader('WWW-Authenticate', 'Bearer')
-        .type('html')
-        .send(
-          renderMessagePage(
-            'Unauthorized',
-            'Your session has ended. Reload the page to sign in again.',
-            assets,
-          ),
-        );
+      const ended = 'Your session has ended. Reload the page to sign in again.';
+      sendErrorPage(res, new ApiError('Unauthorized', ended), assets);
       return;
     }
     res.type('html').send(
@@ -116,7 +101,13 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
         styleNonce,
       }),
     );
-  });
+  };
+}
+
+export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
+  const { assetsDir } = options;
+  router.get(expressPath(routes.embedAsset.path), serveAsset(assetsDir));
+  router.get(expressPath(routes.embedPage.path), servePage(deps, assetsDir));
 
   mountJson(router, routes.embedSession, {}, async ({ req }) => {
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.

@@ -1,11 +1,11 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
+import { notFound } from '../api-error';
 import type { Deps } from '../deps';
 import { orgAccess, requireAdmin } from '../domain/access';
 import { addMember } from '../domain/members';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toMember } from '../domain/serialize';
-import { notFound } from '../http/api-error';
 import { mountJson } from '../http/route';
 import { findMember, listMembers } from '../store/members';
 

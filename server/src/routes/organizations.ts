@@ -1,12 +1,11 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
+import { forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { orgAccess } from '../domain/access';
 import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
-import { forbidden } from '../http/api-error';
-import { requestStoreVersion } from '../http/auth';
 import { jsonBodyCache } from '../http/json-cache';
 import { mountJson } from '../http/route';
 import { listOrganizationsForUser, type OrganizationWithRole } from '../store/organizations';
@@ -31,7 +30,7 @@ export function organizationRoutes(
     const limit = query.limit ?? DEFAULT_LIMIT;
     const onlyOrgId = principal.kind === 'session' ? principal.orgId : undefined;
     const withSecret = query.include === 'jwtSecret';
-    const version = await requestStoreVersion(deps, req, ['organizations', 'members']);
+    const version = req.storeVersion ?? (await deps.store.version(['organizations', 'members']));
     const key = `${principal.userId}\n${onlyOrgId ?? ''}\n${query.cursor ?? ''}\n${limit}`;
     if (!withSecret) {
       const cached = pages.get(key, version);

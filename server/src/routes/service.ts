@@ -1,7 +1,7 @@
 import { buildOpenApiDocument, routes } from '@bridgekit/contract';
 import type { Router } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
-import { ApiError } from '../http/api-error';
 import { mountJson } from '../http/route';
 import { renderDocsPage } from './docs-page';
 

@@ -1,20 +1,17 @@
 import { routes, SsoBrowserQuery } from '@bridgekit/contract';
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
-import { ApiError } from '../http/api-error';
+import { rowAllowsOrigin } from '../embed-origins';
 import { sessionCookie } from '../http/cookies';
 import { setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange';
-import { originAllowed } from '../sso/origins';
 import { unverifiedOrgId } from '../sso/token';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
-import { renderMessagePage } from './embed-page';
-
-const originsOf = (org: { embedAllowedOrigins: string }) =>
-  JSON.parse(org.embedAllowedOrigins) as string[];
+import { sendErrorPage } from './embed-page';
 
 /** The origin of the page framing a full-embed sign-in: `Origin`, else the origin of `Referer`. */
 function framingOrigin(req: Request): string | undefined {
@@ -39,11 +36,11 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     let named: OrganizationRow | undefined;
     if (origin && namedOrgId && !namedOrgId.includes('\u0000')) {
       named = await findOrganizationById(deps.store.db, namedOrgId);
-      if (named && originAllowed(originsOf(named), origin)) setCorsHeaders(res, origin);
+      if (named && rowAllowsOrigin(named, origin)) setCorsHeaders(res, origin);
     }
     const { org, claims } = await verifyHostToken(deps, body.jwt, named);
     await deps.limits.sso.hit(`sso:${org.id}`, res);
-    if (origin && !originAllowed(originsOf(org), origin)) {
+    if (origin && !rowAllowsOrigin(org, origin)) {
       throw new ApiError('Forbidden', 'Origin not allowed for this organization');
     }
     const member = await provisionMember(deps, org, claims);
@@ -67,7 +64,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       if (!org.fullEmbedEnabled)
         throw new ApiError('Forbidden', 'Full embed is not enabled for this organization');
       const origin = framingOrigin(req);
-      if (!origin || !originAllowed(originsOf(org), origin)) {
+      if (!origin || !rowAllowsOrigin(org, origin)) {
         throw new ApiError('Forbidden', 'This page may not be embedded here');
       }
       const member = await provisionMember(deps, org, claims);
@@ -83,10 +80,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       if (!(err instanceof ApiError) || !wantsHtml) throw err;
       if (err.cause)
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);
-      // The same headers the JSON error handler sends (Retry-After, the 401 challenge).
-      for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-      if (err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-      res.status(err.status).type('html').send(renderMessagePage(err.title, err.message));
+      sendErrorPage(res, err);
     }
   });
 }

@@ -1,19 +1,13 @@
 import type { SsoClaims } from '@bridgekit/contract';
+import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { newId } from '../domain/ids';
 import { normalizeEmail } from '../domain/members';
-import { ApiError } from '../http/api-error';
 import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import { ensureUser } from '../store/users';
+import { hmacKeyCache } from './hmac-keys';
 import { verifySsoToken } from './token';
-
-export interface Exchanged {
-  org: OrganizationRow;
-  member: MemberWithUser;
-  sessionToken: string;
-  expiresAt: Date;
-}
 
 // One detail for every failure; the precise reason goes to the log only.
 export const invalidSsoToken = (reason: string) =>
@@ -24,37 +18,23 @@ export const invalidSsoToken = (reason: string) =>
 const hasNul = (value: string | undefined) => value?.includes('\u0000') ?? false;
 
 const MAX_ORG_KEYS = 1000;
-const orgKeysBySecretBox = new WeakMap<Deps['secretBox'], Map<string, Promise<CryptoKey>>>();
-const importKey = (secret: string) =>
-  crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['verify'],
-  );
+const orgKeysBySecretBox = new WeakMap<Deps['secretBox'], ReturnType<typeof hmacKeyCache>>();
 
 /**
  * The organization's HS256 key, decrypted and imported once per sealed secret (a rotated or
  * regenerated secret is another sealed value, so it is never served stale). Non-extractable:
- * the plaintext secret does not stay in memory.
+ * the plaintext secret does not stay in memory. Kept per SecretBox: only a box that can open
+ * a secret is ever handed its key.
  */
 function orgHmacKey(deps: Deps, org: OrganizationRow): Promise<CryptoKey> {
   let keys = orgKeysBySecretBox.get(deps.secretBox);
   if (!keys) {
-    keys = new Map();
+    keys = hmacKeyCache(MAX_ORG_KEYS);
     orgKeysBySecretBox.set(deps.secretBox, keys);
   }
-  const id = `${org.id}\u0000${org.jwtSecretSealed}`;
-  let key = keys.get(id);
-  if (!key) {
-    key = importKey(deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret'));
-    // A failed import must not stay cached.
-    key.catch(() => keys.delete(id));
-    if (keys.size >= MAX_ORG_KEYS) keys.delete(keys.keys().next().value as string);
-    keys.set(id, key);
-  }
-  return key;
+  return keys(`${org.id}\u0000${org.jwtSecretSealed}`, () =>
+    deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret'),
+  );
 }
 
 /** Verifies a host-signed token and returns the organization it names. */

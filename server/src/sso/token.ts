@@ -1,12 +1,13 @@
 import { MAX_SSO_TOKEN_LENGTH, type SsoClaims } from '@bridgekit/contract';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { hmacKeyCache } from './hmac-keys';
+import { importHmacKey } from './hmac-keys';
 
 /**
- * Verification of the SSO token a host backend signs with an organization's jwtSecret
- * (decisions.md, "SSO"). Every failure is a `reason` for the log; callers answer all of
- * them with one generic 401.
+ * Verification of the SSO token a host backend signs with an organization's jwtSecret: a
+ * JWT, HS256 only, with `email`, `orgId`, `iat` and `exp` required, a lifetime of at most an
+ * hour and a single-use `jti` when present. Every failure is a `reason` for the log; callers
+ * answer all of them with one generic 401, so a caller learns nothing about which one it was.
  */
 
 export interface SsoTokenDeps {
@@ -28,10 +29,9 @@ export const SSO_MAX_LIFETIME_SECONDS = 3600;
 const MAX_ORG_ID_LENGTH = 255;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE = /^[A-Za-z0-9_-]*$/;
-const orgKeyOf = hmacKeyCache();
 
 // Verified against when the organization is unknown, so that path still costs one HMAC.
-const dummyKey = crypto.getRandomValues(new Uint8Array(32));
+const dummyKey = importHmacKey(crypto.getRandomValues(new Uint8Array(32)));
 
 const ClaimsCheck = z.object({
   email: z.string().max(254).pipe(z.email()),
@@ -45,7 +45,9 @@ const ClaimsCheck = z.object({
   jti: z.string().min(1).max(255).optional(),
 });
 
-const failure = (reason: string): SsoTokenResult => ({ ok: false, reason });
+type Failure = Extract<SsoTokenResult, { ok: false }>;
+const failure = (reason: string): Failure => ({ ok: false, reason });
+const isFailure = (value: object): value is Failure => 'ok' in value && value.ok === false;
 
 /** Stable reasons for jose failures, by `err.code`, never by message text. */
 function reasonOf(error: unknown): string {
@@ -88,12 +90,8 @@ export function unverifiedOrgId(token: unknown): string | undefined {
   }
 }
 
-/**
- * Verifies an SSO token: HS256 with the organization's jwtSecret (as UTF-8 bytes), the
- * required claims, a lifetime of at most one hour, 30 s clock tolerance and single-use
- * `jti`. Never throws for a bad token; errors of `deps` (store down) do propagate.
- */
-export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise<SsoTokenResult> {
+/** The unverified `orgId` claim of a well-formed HS256 token, or the failure of a malformed one. */
+function readUnverified(token: string): { orgId: unknown } | Failure {
   if (typeof token !== 'string' || token.length === 0) return failure('malformed');
   if (token.length > MAX_SSO_TOKEN_LENGTH) return failure('too_long');
   const [header = '', payload = '', signature = '', ...extra] = token.split('.');
@@ -106,15 +104,62 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
   ) {
     return failure('malformed');
   }
-
-  let unverifiedOrgId: unknown;
   try {
     // Exact match: jose would reject other algs too, but 'nOnE' never reaches a key lookup.
     if (decodeProtectedHeader(token).alg !== 'HS256') return failure('alg_not_allowed');
-    unverifiedOrgId = decodeJwt(token).orgId;
+    return { orgId: decodeJwt(token).orgId };
   } catch {
     return failure('malformed');
   }
+}
+
+type CheckedClaims = z.infer<typeof ClaimsCheck>;
+
+/** The claims' shape and times, past what jose checked; a failure or the checked claims. */
+function checkClaims(
+  verified: Record<string, unknown>,
+  unverifiedOrgId: unknown,
+  now: Date,
+): CheckedClaims | Failure {
+  const checked = ClaimsCheck.safeParse(verified);
+  if (!checked.success) {
+    const field = checked.error.issues[0]?.path[0];
+    return failure(`invalid_claim:${String(field ?? 'unknown')}`);
+  }
+  const claims = checked.data;
+  if (claims.orgId !== unverifiedOrgId) return failure('invalid_claim:orgId');
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (claims.iat > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) return failure('iat_in_future');
+  if (claims.exp <= claims.iat) return failure('invalid_claim:exp');
+  if (claims.exp - claims.iat > SSO_MAX_LIFETIME_SECONDS) return failure('lifetime_too_long');
+  return claims;
+}
+
+/** Allow-list: unknown claims (aud, sub, custom) are accepted but not passed on. */
+function knownClaims(claims: CheckedClaims): SsoClaims {
+  const result: SsoClaims = {
+    email: claims.email,
+    orgId: claims.orgId,
+    iat: claims.iat,
+    exp: claims.exp,
+  };
+  if (claims.firstName !== undefined) result.firstName = claims.firstName;
+  if (claims.lastName !== undefined) result.lastName = claims.lastName;
+  if (claims.role !== undefined) result.role = claims.role;
+  if (claims.groups !== undefined) result.groups = claims.groups;
+  if (claims.jti !== undefined) result.jti = claims.jti;
+  return result;
+}
+
+/**
+ * Verifies an SSO token: HS256 with the organization's jwtSecret (as UTF-8 bytes), the
+ * required claims, a lifetime of at most one hour, 30 s clock tolerance and single-use
+ * `jti`. Never throws for a bad token; errors of `deps` (store down) do propagate.
+ */
+export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise<SsoTokenResult> {
+  const unverified = readUnverified(token);
+  if (isFailure(unverified)) return unverified;
+  const unverifiedOrgId = unverified.orgId;
 
   const now = deps.now();
   const options = {
@@ -130,49 +175,26 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
     unverifiedOrgId.length <= MAX_ORG_ID_LENGTH;
   const secret = orgIdUsable ? await deps.findOrgSecret(unverifiedOrgId as string) : null;
   if (secret === null) {
-    await jwtVerify(token, await orgKeyOf(dummyKey), options).catch(() => undefined);
+    await jwtVerify(token, await dummyKey, options).catch(() => undefined);
     if (orgIdUsable) return failure('unknown_org');
     return failure(unverifiedOrgId === undefined ? 'missing_claim:orgId' : 'invalid_claim:orgId');
   }
 
   let verified: Record<string, unknown>;
   try {
-    const key = typeof secret === 'string' ? await orgKeyOf(secret) : secret;
+    const key = typeof secret === 'string' ? await importHmacKey(secret) : secret;
     ({ payload: verified } = await jwtVerify(token, key, options));
   } catch (error) {
     return failure(reasonOf(error));
   }
 
-  const checked = ClaimsCheck.safeParse(verified);
-  if (!checked.success) {
-    const field = checked.error.issues[0]?.path[0];
-    return failure(`invalid_claim:${String(field ?? 'unknown')}`);
-  }
-  const claims = checked.data;
-  if (claims.orgId !== unverifiedOrgId) return failure('invalid_claim:orgId');
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  if (claims.iat > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) return failure('iat_in_future');
-  if (claims.exp <= claims.iat) return failure('invalid_claim:exp');
-  if (claims.exp - claims.iat > SSO_MAX_LIFETIME_SECONDS) return failure('lifetime_too_long');
-
-  if (claims.jti !== undefined) {
+  const checked = checkClaims(verified, unverifiedOrgId, now);
+  if (isFailure(checked)) return checked;
+  if (checked.jti !== undefined) {
     // Kept past exp by the tolerance: the token is acceptable until then.
-    const keepUntil = new Date((claims.exp + SSO_CLOCK_TOLERANCE_SECONDS) * 1000);
-    if (!(await deps.consumeJti(claims.orgId, claims.jti, keepUntil)))
+    const keepUntil = new Date((checked.exp + SSO_CLOCK_TOLERANCE_SECONDS) * 1000);
+    if (!(await deps.consumeJti(checked.orgId, checked.jti, keepUntil)))
       return failure('jti_replayed');
   }
-
-  // Allow-list: unknown claims (aud, sub, custom) are accepted but not passed on.
-  const result: SsoClaims = {
-    email: claims.email,
-    orgId: claims.orgId,
-    iat: claims.iat,
-    exp: claims.exp,
-  };
-  if (claims.firstName !== undefined) result.firstName = claims.firstName;
-  if (claims.lastName !== undefined) result.lastName = claims.lastName;
-  if (claims.role !== undefined) result.role = claims.role;
-  if (claims.groups !== undefined) result.groups = claims.groups;
-  if (claims.jti !== undefined) result.jti = claims.jti;
-  return { ok: true, claims: result };
+  return { ok: true, claims: knownClaims(checked) };
 }

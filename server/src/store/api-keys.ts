@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type Pg from 'pg';
+import type { Limiter, RateLimitOutcome } from '../http/rate-limit';
 import { type Db, STORE_VERSION_SQL, type Store } from './db';
 import { statementName } from './pg-prepared';
 import { precompiled } from './precompiled';
@@ -16,10 +17,7 @@ export const insertApiKey = (db: Db, key: NewApiKey) =>
 export type ApiKeyState = Pick<
   ApiKeysTable,
   'id' | 'userId' | 'expiresAt' | 'revokedAt' | 'lastUsedAt'
-> & {
-  /** PostgreSQL only: the store version, read in the same round trip (see Store.version). */
-  storeVersion?: string;
-};
+>;
 
 const keyState = (db: Db, keyHash: string) =>
   db
@@ -33,19 +31,6 @@ const BY_HASH = {
     keyState(db, keyHash).select(sql<string>`(${sql.raw(STORE_VERSION_SQL)})`.as('storeVersion')),
   ),
 };
-
-/**
- * The key row for a digest, whatever its state; the caller checks revocation and expiry. On
- * every authenticated request, so it is precompiled (and on SQLite usually a hit of the exact
- * result cache).
- */
-export async function findApiKeyByHash(
-  store: Store,
-  keyHash: string,
-): Promise<ApiKeyState | undefined> {
-  const [row] = await BY_HASH[store.engine](store.db, keyHash);
-  return row;
-}
 
 const KEY_COLUMNS =
   'id, user_id as "userId", expires_at as "expiresAt", revoked_at as "revokedAt", last_used_at as "lastUsedAt"';
@@ -70,15 +55,19 @@ select k.*, (${STORE_VERSION_SQL}) as "storeVersion",
 from k left join hit on true`;
 
 /**
- * PostgreSQL with the rate limits in the store: findApiKeyByHash and the rate-limit hit of a
- * usable key in one round trip instead of two. `hitPoints` is null when no hit was counted.
+ * The key row for a digest and the store version, with one hit counted on the key's
+ * rate-limit row (`counter.keyPrefix` + key id, windows of `counter.windowMs`) when the key is
+ * usable: one round trip. `hitPoints` is null when no hit was counted.
  */
 export async function findApiKeyCountingHit(
   pool: Pg.Pool,
   keyHash: string,
   counter: { keyPrefix: string; windowMs: number },
   now: Date,
-): Promise<(ApiKeyState & { hitPoints: number | null; hitExpire: string | null }) | undefined> {
+): Promise<
+  | (ApiKeyState & { storeVersion: string; hitPoints: number | null; hitExpire: string | null })
+  | undefined
+> {
   const at = now.getTime();
   const result = await pool.query({
     name: statementName(BY_HASH_COUNTING_HIT),
@@ -86,6 +75,46 @@ export async function findApiKeyCountingHit(
     values: [keyHash, counter.keyPrefix, at + counter.windowMs, now.toISOString(), at],
   });
   return result.rows[0];
+}
+
+export interface ApiKeyLookup {
+  key: ApiKeyState;
+  /** The store version (Store.version), when it came in the same round trip. */
+  storeVersion?: string;
+  /** The hit this request counted on the key's rate limit; the caller enforces it. */
+  rateLimit: RateLimitOutcome;
+}
+
+const usable = (key: ApiKeyState, now: Date) =>
+  key.revokedAt === null && (key.expiresAt === null || Date.parse(key.expiresAt) > now.getTime());
+
+/**
+ * The API key for a digest, with one hit counted on its rate limit (`key:<id>`), or undefined
+ * for an unknown, revoked or expired key (nothing counted). On PostgreSQL with the counters in
+ * the store this is one round trip that also reads the store version; elsewhere the key is
+ * read (a precompiled, usually cached, read) and the limiter counts.
+ */
+export async function lookUpApiKey(
+  store: Store,
+  keyHash: string,
+  options: { limiter: Limiter; now: Date },
+): Promise<ApiKeyLookup | undefined> {
+  const { limiter, now } = options;
+  const { backend } = limiter;
+  if (store.pgPool && backend.kind === 'postgres' && backend.pool === store.pgPool) {
+    const row = await findApiKeyCountingHit(store.pgPool, keyHash, limiter, now);
+    if (!row || !usable(row, now)) return undefined;
+    const { storeVersion, hitPoints, hitExpire, ...key } = row;
+    const rateLimit =
+      hitPoints === null
+        ? await limiter.consume(`key:${key.id}`)
+        : { consumedPoints: hitPoints, msBeforeNext: Math.max(0, Number(hitExpire) - Date.now()) };
+    return { key, storeVersion, rateLimit };
+  }
+  const [row] = await BY_HASH[store.engine](store.db, keyHash);
+  if (!row || !usable(row, now)) return undefined;
+  const { storeVersion, ...key } = row as ApiKeyState & { storeVersion?: string };
+  return { key, storeVersion, rateLimit: await limiter.consume(`key:${key.id}`) };
 }
 
 export const touchApiKey = (db: Db, id: string, at: string) =>

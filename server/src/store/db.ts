@@ -59,83 +59,100 @@ export interface StoreOptions {
 export const STORE_VERSION_SQL =
   'select version::text as "version" from store_version where id = 1';
 
-/** Opens SQLite in `dataDir/bridge.db` (WAL), or PostgreSQL when `databaseUrl` is set. */
-export function openStore(options: StoreOptions): Store {
-  const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
-  let db: Db;
-  let pgPool: Pg.Pool | undefined;
-  let version: Store['version'];
-  let writeBatch: Store['writeBatch'];
-  let checkpointer: Checkpointer | undefined;
-  if (options.databaseUrl) {
-    const pool = new (pgModule().Pool)({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      // Well under 2 s, so a request with the store down gets its 503 quickly.
-      connectionTimeoutMillis: 1500,
-      idleTimeoutMillis: 30_000,
-    });
-    // A broken idle connection must not crash the process; the next query reports it.
-    pool.on('error', () => {});
-    // pg-pool listens for errors only on idle clients: a checked-out one that the server drops
-    // between two queries (shutdown, restart) would emit an unhandled 'error' and kill the
-    // process. Its pending queries fail anyway, and the pool discards it on release.
-    pool.on('connect', (client) => client.on('error', () => {}));
-    pgPool = pool;
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
-      plugins: [new CamelCasePlugin()],
-    });
-    // Precompiled reads (and the version) go straight to a named statement.
-    const rawRead = async (text: string, params: readonly unknown[]) =>
-      (await pool.query({ name: statementName(text), text, values: params as unknown[] })).rows;
-    registerRawReader(db, rawRead);
-    version = async () => {
+/** What each engine provides; openStore adds what both share. */
+type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch'> & {
+  checkpointer?: Checkpointer;
+};
+
+function openPostgres(databaseUrl: string, poolSize: number): EngineParts {
+  const pool = new (pgModule().Pool)({
+    connectionString: databaseUrl,
+    max: poolSize,
+    // Well under 2 s, so a request with the store down gets its 503 quickly.
+    connectionTimeoutMillis: 1500,
+    idleTimeoutMillis: 30_000,
+  });
+  // A broken idle connection must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  // pg-pool listens for errors only on idle clients: a checked-out one that the server drops
+  // between two queries (shutdown, restart) would emit an unhandled 'error' and kill the
+  // process. Its pending queries fail anyway, and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
+    plugins: [new CamelCasePlugin()],
+  });
+  // Precompiled reads (and the version) go straight to a named statement.
+  const rawRead = async (text: string, params: readonly unknown[]) =>
+    (await pool.query({ name: statementName(text), text, values: params as unknown[] })).rows;
+  registerRawReader(db, rawRead);
+  return {
+    db,
+    pgPool: pool,
+    version: async () => {
       const [row] = await rawRead(STORE_VERSION_SQL, []);
       return (row?.version as string | undefined) ?? '';
-    };
-  } else {
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    const file = new SQLite(path.join(options.dataDir, 'bridge.db'));
-    file.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode loses nothing when the process dies; only an OS crash can.
-    file.pragma('synchronous = NORMAL');
-    file.pragma('foreign_keys = ON');
-    file.pragma('busy_timeout = 5000');
-    if (options.checkpointInWorker) {
-      // The worker keeps the WAL short; this connection only checkpoints if it gets long
-      // (~40 MB), which it would only do with the worker stopped or far behind.
-      file.pragma('wal_autocheckpoint = 10000');
-      checkpointer = startCheckpointer(file.name, options.checkpointInWorker);
-    }
-    const cached = cachedSqlite(file);
-    db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: cached }),
-      plugins: [new CamelCasePlugin()],
-    });
-    version = async (tables) => String(cached.version(tables));
-    // Inside another request's transaction (between its awaits) the one connection would show
-    // its uncommitted writes: precompiled reads then wait their turn through Kysely's mutex.
-    registerRawReader(db, (sqlText, params) =>
-      file.inTransaction
-        ? undefined
-        : Promise.resolve(cached.read(sqlText, params) as readonly Record<string, unknown>[]),
-    );
-    writeBatch = (sqlText, paramLists) => {
+    },
+    writeBatch: undefined,
+  };
+}
+
+function openSqlite(
+  dataDir: string,
+  checkpointInWorker: StoreOptions['checkpointInWorker'],
+): EngineParts {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = new SQLite(path.join(dataDir, 'bridge.db'));
+  file.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode loses nothing when the process dies; only an OS crash can.
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  let checkpointer: Checkpointer | undefined;
+  if (checkpointInWorker) {
+    // The worker keeps the WAL short; this connection only checkpoints if it gets long
+    // (~40 MB), which it would only do with the worker stopped or far behind.
+    file.pragma('wal_autocheckpoint = 10000');
+    checkpointer = startCheckpointer(file.name, checkpointInWorker);
+  }
+  const cached = cachedSqlite(file);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: cached }),
+    plugins: [new CamelCasePlugin()],
+  });
+  // Inside another request's transaction (between its awaits) the one connection would show
+  // its uncommitted writes: precompiled reads then wait their turn through Kysely's mutex.
+  registerRawReader(db, (sqlText, params) =>
+    file.inTransaction
+      ? undefined
+      : Promise.resolve(cached.read(sqlText, params) as readonly Record<string, unknown>[]),
+  );
+  return {
+    db,
+    pgPool: undefined,
+    version: async (tables) => String(cached.version(tables)),
+    writeBatch: (sqlText, paramLists) => {
       if (file.inTransaction) return undefined;
       const stmt = cached.prepare(sqlText);
       return file.transaction(() => paramLists.map((params) => stmt.all(params)))();
-    };
-  }
+    },
+    checkpointer,
+  };
+}
+
+/** Opens SQLite in `dataDir/bridge.db` (WAL), or PostgreSQL when `databaseUrl` is set. */
+export function openStore(options: StoreOptions): Store {
+  const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
+  const { checkpointer, ...parts } = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openSqlite(options.dataDir, options.checkpointInWorker);
+  const { db } = parts;
   return {
-    db,
+    ...parts,
     engine,
-    pgPool,
     async ping() {
       await sql`select 1`.execute(db);
     },
-    version,
-    writeBatch,
     migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
     async close() {
       await checkpointer?.close();

@@ -17,6 +17,10 @@ export const findOrganizationById = async (
   id: string,
 ): Promise<OrganizationRow | undefined> => (await byId(db, id))[0];
 
+/** Every organization's stored allow-list, for the index of all embed origins. */
+export const listEmbedAllowedOrigins = (db: Db) =>
+  db.selectFrom('organizations').select('embedAllowedOrigins').execute();
+
 export const findOrganizationBySlug = (db: Db, slug: string) =>
   db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
 

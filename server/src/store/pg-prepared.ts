@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type Pg from 'pg';
+import { BoundedMap } from '../bounded-map';
 
 const PREPARED = Symbol('bk.prepared');
-const names = new Map<string, string>();
+const names = new BoundedMap<string, string>(1000);
 
 /** A stable statement name for a SQL text, so PostgreSQL parses and plans it once per connection. */
 export function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `bk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    if (names.size >= 1000) names.delete(names.keys().next().value as string);
     names.set(text, name);
   }
   return name;

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { BoundedMap } from '../bounded-map';
 
 interface Options {
   /** Prepared statements kept, by SQL text. */
@@ -7,10 +8,6 @@ interface Options {
   maxResults?: number;
   /** Rows kept across all results (a list page is many rows, a lookup one). */
   maxRows?: number;
-}
-
-function evictOldest<K, V>(map: Map<K, V>, max: number) {
-  if (map.size >= max) map.delete(map.keys().next().value as K);
 }
 
 // Table names after FROM/JOIN (reads) and INSERT INTO/UPDATE (writes), quoted the way Kysely
@@ -32,6 +29,95 @@ interface CachedRows {
 }
 
 /**
+ * Per-table generations: a write to a table on this connection bumps its own; anything that
+ * may have changed any table bumps a global epoch (and calls `onBumpAll`).
+ */
+function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAll: () => void) {
+  const generations = new Map<string, number>();
+  const dataVersion = file.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  let epoch = 0;
+  // Whether foreign keys reference a table, asked once per table (until the schema changes).
+  const referenced = new Map<string, boolean>();
+  const writtenTable = new BoundedMap<string, string | null>(maxStatements);
+
+  const bumpAll = () => {
+    epoch++;
+    onBumpAll();
+    // DDL may have added or dropped foreign keys.
+    referenced.clear();
+    writtenTable.clear();
+  };
+  const isReferenced = (table: string) => {
+    let yes = referenced.get(table);
+    if (yes === undefined) {
+      yes = file.prepare(REFERENCED).get(table) !== undefined;
+      referenced.set(table, yes);
+    }
+    return yes;
+  };
+  return {
+    /** Records that a statement that may write ran. */
+    written(sqlText: string) {
+      if (NEUTRAL.test(sqlText)) return;
+      let table = writtenTable.get(sqlText);
+      if (table === undefined) {
+        table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? null;
+        const deleted = DELETE_TABLE.exec(sqlText)?.[1]?.toLowerCase();
+        if (deleted && !isReferenced(deleted)) table = deleted;
+        writtenTable.set(sqlText, table);
+      }
+      if (table) generations.set(table, (generations.get(table) ?? 0) + 1);
+      else bumpAll();
+    },
+    /** A number that changes whenever one of `tables` may have changed. */
+    stampOf(tables: readonly string[]) {
+      const version = dataVersion.get();
+      if (version !== seenVersion) {
+        seenVersion = version;
+        bumpAll();
+      }
+      // Generations only grow, so their sum changes whenever one of them does.
+      let stamp = epoch;
+      for (const t of tables) stamp += generations.get(t) ?? 0;
+      return stamp;
+    },
+  };
+}
+
+/** Read results by key, at most `maxResults` of them and `maxRows` rows in all, oldest out first. */
+function resultCache(maxResults: number, maxRows: number) {
+  const results = new Map<string, CachedRows>();
+  let rowsHeld = 0;
+  const remove = (key: string, entry: CachedRows) => {
+    results.delete(key);
+    rowsHeld -= entry.rows.length;
+  };
+  return {
+    /** The rows kept under `key`, if they were read at `stamp`. */
+    get: (key: string, stamp: number) => {
+      const cached = results.get(key);
+      return cached?.stamp === stamp ? cached.rows : undefined;
+    },
+    set(key: string, stamp: number, rows: unknown[]) {
+      const cached = results.get(key);
+      if (cached) remove(key, cached);
+      // Oldest first, until both bounds hold with this result in.
+      while (results.size > 0 && (results.size >= maxResults || rowsHeld + rows.length > maxRows)) {
+        const [oldest, entry] = results.entries().next().value as [string, CachedRows];
+        remove(oldest, entry);
+      }
+      results.set(key, { stamp, rows });
+      rowsHeld += rows.length;
+    },
+    clear() {
+      results.clear();
+      rowsHeld = 0;
+    },
+  };
+}
+
+/**
  * The better-sqlite3 database as Kysely's SqliteDialect sees it, with two caches:
  * - prepared statements by SQL text (Kysely would prepare every query anew);
  * - results of read-only queries, exact rather than time-based. Each table has a generation
@@ -44,66 +130,17 @@ interface CachedRows {
  */
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxStatements = options.maxStatements ?? 200;
-  const maxResults = options.maxResults ?? 2048;
-  const maxRows = options.maxRows ?? 4096;
-  let rowsHeld = 0;
-  const statements = new Map<string, { stmt: SQLite.Statement; tables: string[] }>();
-  const results = new Map<string, CachedRows>();
-  const generations = new Map<string, number>();
-  const dataVersion = file.prepare('PRAGMA data_version').pluck();
-  let seenVersion = dataVersion.get();
-  let epoch = 0;
-
-  const bumpAll = () => {
-    epoch++;
-    results.clear();
-    rowsHeld = 0;
-    // DDL may have added or dropped foreign keys.
-    referenced.clear();
-    writtenTable.clear();
-  };
-  // Whether foreign keys reference a table, asked once per table (until the schema changes).
-  const referenced = new Map<string, boolean>();
-  const isReferenced = (table: string) => {
-    let yes = referenced.get(table);
-    if (yes === undefined) {
-      yes = file.prepare(REFERENCED).get(table) !== undefined;
-      referenced.set(table, yes);
-    }
-    return yes;
-  };
-  const writtenTable = new Map<string, string | null>();
-  const written = (sqlText: string) => {
-    if (NEUTRAL.test(sqlText)) return;
-    let table = writtenTable.get(sqlText);
-    if (table === undefined) {
-      table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? null;
-      const deleted = DELETE_TABLE.exec(sqlText)?.[1]?.toLowerCase();
-      if (deleted && !isReferenced(deleted)) table = deleted;
-      evictOldest(writtenTable, maxStatements);
-      writtenTable.set(sqlText, table);
-    }
-    if (table) generations.set(table, (generations.get(table) ?? 0) + 1);
-    else bumpAll();
-  };
-  // Generations only grow, so their sum changes whenever one of them does.
-  const stampOf = (tables: readonly string[]) => {
-    const version = dataVersion.get();
-    if (version !== seenVersion) {
-      seenVersion = version;
-      bumpAll();
-    }
-    let stamp = epoch;
-    for (const t of tables) stamp += generations.get(t) ?? 0;
-    return stamp;
-  };
+  const results = resultCache(options.maxResults ?? 2048, options.maxRows ?? 4096);
+  const { written, stampOf } = tableGenerations(file, maxStatements, results.clear);
+  const statements = new BoundedMap<string, { stmt: SQLite.Statement; tables: string[] }>(
+    maxStatements,
+  );
 
   const statement = (sqlText: string) => {
     let entry = statements.get(sqlText);
     if (!entry) {
       const tables = [...sqlText.matchAll(READ_TABLES)].map((m) => m[1]!.toLowerCase());
       entry = { stmt: file.prepare(sqlText), tables: [...new Set(tables)] };
-      evictOldest(statements, maxStatements);
       statements.set(sqlText, entry);
     }
     return entry;
@@ -114,21 +151,10 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
     const { stmt, tables } = statement(sqlText);
     const stamp = stampOf(tables);
     const key = `${sqlText}\u0000${JSON.stringify(params)}`;
-    const cached = results.get(key);
-    if (cached && cached.stamp === stamp) return cached.rows;
+    const cached = results.get(key, stamp);
+    if (cached) return cached;
     const rows = stmt.all(params as unknown[]);
-    if (cached) {
-      rowsHeld -= cached.rows.length;
-      results.delete(key);
-    }
-    // Oldest first, until both bounds hold with this result in.
-    while (results.size > 0 && (results.size >= maxResults || rowsHeld + rows.length > maxRows)) {
-      const [oldest, entry] = results.entries().next().value as [string, CachedRows];
-      results.delete(oldest);
-      rowsHeld -= entry.rows.length;
-    }
-    results.set(key, { stamp, rows });
-    rowsHeld += rows.length;
+    results.set(key, stamp, rows);
     return rows;
   };
 

@@ -15,9 +15,6 @@ export interface NewUser {
 export const findUserByEmail = (db: Db, email: string) =>
   db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 
-export const findUserById = (db: Db, id: string) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-
 /** Creates the user unless the email exists; safe under concurrent calls for one email. */
 export async function ensureUser(
   db: Db,

@@ -5,9 +5,14 @@ import { SshTunnelError } from './ssh-tunnel';
 import type { VerifyFailure } from './verify';
 
 /**
- * The failure table of decisions.md: every library failure is classified by a stable
- * code (Node `code`, SQLSTATE, ssh2 `level`, channel-open reason), never by message
- * text. No message here is built from user input, so no secret can reach one.
+ * Why a verify failed, as a 422's detail and the form fields to blame: an unresolvable host
+ * (host), a refused connection (port), rejected credentials (username, password), a missing
+ * database (databaseName), no SSL where it is required (sslEnabled), a timeout (host, naming
+ * the service's outbound address for the firewall), SSH failures (the ssh* field at fault),
+ * a target the SSH host can't reach (host), an address the network policy refuses (host or
+ * sshHost). Every library failure is classified by a stable code (Node `code`, SQLSTATE,
+ * ssh2 `level`, channel-open reason), never by message text. No message here is built from
+ * user input, so no secret can reach one.
  */
 
 type Field =
@@ -48,6 +53,10 @@ function unknown(error: unknown, field: 'host' | 'sshHost'): VerifyFailure {
   });
 }
 
+// The network policy refused the address a host resolved to.
+const notAllowed = (what: string, field: 'host' | 'sshHost') =>
+  fail('policy', `${what} is not allowed.`, { [field]: 'This address is not allowed.' });
+
 /** Where a verify was when its deadline passed. */
 export type Phase = 'ssh-key' | 'ssh' | 'database';
 
@@ -86,11 +95,7 @@ export function databaseFailure(
   error: unknown,
   context: { port: number; viaSsh: boolean; serviceIp: string | undefined },
 ): VerifyFailure {
-  if (error instanceof NetworkPolicyError) {
-    return fail('policy', 'The database address is not allowed.', {
-      host: 'This address is not allowed.',
-    });
-  }
+  if (error instanceof NetworkPolicyError) return notAllowed('The database address', 'host');
   if (error instanceof PostgresProbeError) {
     return error.code === 'ssl-unsupported'
       ? fail('ssl-unsupported', 'The database server does not accept SSL connections.', {
@@ -153,20 +158,16 @@ export function databaseFailure(
   return unknown(error, 'host');
 }
 
-export function sshFailure(
-  error: unknown,
-  context: {
-    sshPort: number;
-    password: boolean;
-    privateKey: boolean;
-    serviceIp: string | undefined;
-  },
-): VerifyFailure {
-  if (error instanceof NetworkPolicyError) {
-    return fail('policy', 'The SSH host address is not allowed.', {
-      sshHost: 'This address is not allowed.',
-    });
-  }
+/** What an SSH failure's message depends on: the port, the credentials sent, the service IP. */
+interface SshContext {
+  sshPort: number;
+  password: boolean;
+  privateKey: boolean;
+  serviceIp: string | undefined;
+}
+
+export function sshFailure(error: unknown, context: SshContext): VerifyFailure {
+  if (error instanceof NetworkPolicyError) return notAllowed('The SSH host address', 'sshHost');
   if (error instanceof SshKeyError) {
     return error.code === 'ssh-key-passphrase'
       ? fail('ssh-passphrase', 'The SSH private key could not be decrypted.', {
@@ -186,15 +187,7 @@ export function sshFailure(
   return unknown(error, 'sshHost');
 }
 
-function tunnelFailure(
-  error: SshTunnelError,
-  context: {
-    sshPort: number;
-    password: boolean;
-    privateKey: boolean;
-    serviceIp: string | undefined;
-  },
-): VerifyFailure {
+function tunnelFailure(error: SshTunnelError, context: SshContext): VerifyFailure {
   switch (error.failure) {
     case 'ssh-auth': {
       const fields: Partial<Record<Field, string>> = { sshUsername: 'SSH authentication failed.' };

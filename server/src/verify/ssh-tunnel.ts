@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer, Socket } from 'node:net';
 import type {
   AuthMethod,
+  Client,
   ClientChannel,
   ParsedKey,
   PasswordAuthMethod,
@@ -96,20 +97,9 @@ async function connectFirst(scope: Scope, addresses: string[], port: number): Pr
   throw new SshTunnelError('ssh-socket', typeof code === 'string' ? code : undefined);
 }
 
-/**
- * Connects to the SSH server, opens one forward channel to the target (so an
- * unreachable target fails here, not as a vague pg disconnect), and serves it on
- * 127.0.0.1:<ephemeral> for exactly one local connection. Everything it opens is
- * closed when `scope` closes.
- */
-export async function openSshTunnel(scope: Scope, options: SshTunnelOptions): Promise<number> {
-  scope.throwIfClosed();
-  const socket = await connectFirst(scope, options.ssh.addresses, options.sshPort);
-  const client = new (ssh2().Client)();
-  client.on('error', noop); // errors after the handshake surface through the channel
-  scope.defer(() => client.end()); // polite SSH_MSG_DISCONNECT before the socket closes
-
-  await new Promise<void>((resolve, reject) => {
+/** The SSH handshake and authentication over `socket`. */
+function handshake(scope: Scope, client: Client, socket: Socket, options: SshTunnelOptions) {
+  return new Promise<void>((resolve, reject) => {
     const settle = (err?: SshTunnelError) => {
       client.off('ready', onReady).off('error', onError).off('close', onClose);
       scope.signal.removeEventListener('abort', onClose);
@@ -132,8 +122,11 @@ export async function openSshTunnel(scope: Scope, options: SshTunnelOptions): Pr
       // fingerprint to compare with, and credentials go to the server the user named.
     });
   });
+}
 
-  const channel = await new Promise<ClientChannel>((resolve, reject) => {
+/** One direct-tcpip channel to the target, closed with the scope. */
+function forwardChannel(scope: Scope, client: Client, options: SshTunnelOptions) {
+  return new Promise<ClientChannel>((resolve, reject) => {
     const onAbort = () => reject(new SshTunnelError('ssh-closed'));
     scope.signal.addEventListener('abort', onAbort, { once: true });
     client.forwardOut('127.0.0.1', 0, options.targetHost, options.targetPort, (err, stream) => {
@@ -153,8 +146,10 @@ export async function openSshTunnel(scope: Scope, options: SshTunnelOptions): Pr
       resolve(stream);
     });
   });
-  channel.on('error', noop);
+}
 
+/** Serves `channel` on 127.0.0.1:<ephemeral> to exactly one local connection; the port. */
+async function serveOnce(scope: Scope, channel: ClientChannel): Promise<number> {
   const server = createServer();
   scope.defer(() => server.close());
   server.on('error', noop);
@@ -182,4 +177,22 @@ export async function openSshTunnel(scope: Scope, options: SshTunnelOptions): Pr
     });
   });
   return (server.address() as AddressInfo).port;
+}
+
+/**
+ * Connects to the SSH server, opens one forward channel to the target (so an
+ * unreachable target fails here, not as a vague pg disconnect), and serves it on
+ * 127.0.0.1:<ephemeral> for exactly one local connection. Everything it opens is
+ * closed when `scope` closes.
+ */
+export async function openSshTunnel(scope: Scope, options: SshTunnelOptions): Promise<number> {
+  scope.throwIfClosed();
+  const socket = await connectFirst(scope, options.ssh.addresses, options.sshPort);
+  const client = new (ssh2().Client)();
+  client.on('error', noop); // errors after the handshake surface through the channel
+  scope.defer(() => client.end()); // polite SSH_MSG_DISCONNECT before the socket closes
+  await handshake(scope, client, socket, options);
+  const channel = await forwardChannel(scope, client, options);
+  channel.on('error', noop);
+  return serveOnce(scope, channel);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { frameAncestors, normalizeOriginPattern, originAllowed } from '../../src/sso/origins';
+import { frameAncestors, normalizeOriginPattern, originAllowed } from '../../src/embed-origins';
 
 const FORM = 'Must be https://host or https://*.host';
 const HTTP_ONLY_LOCAL = 'http:// is allowed only for localhost and 127.0.0.1';

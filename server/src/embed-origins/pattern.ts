@@ -6,11 +6,13 @@ const tldts = lazy<typeof Tldts>('tldts');
 const parseDomain: typeof Tldts.parse = (...args) => tldts().parse(...args);
 
 /**
- * Embed origin patterns (decisions.md, "Organizations"): `https://host[:port]`,
- * `https://*.host[:port]`, and `http://localhost[:port]` / `http://127.0.0.1[:port]`
- * for development. Stored normalized; matched against a request's `Origin`.
+ * Embed origin patterns: `https://host[:port]`, `https://*.host[:port]` (the wildcard is the
+ * whole leftmost label and never sits directly over a public suffix), and
+ * `http://localhost[:port]` / `http://127.0.0.1[:port]` for development. No path, query,
+ * fragment or userinfo. Stored normalized (lowercase, no default port, no trailing slash or
+ * dot, IDN as punycode); matched against a request's `Origin`. An empty list allows no origin.
  *
- * Deliberately strict choices beyond the decisions:
+ * Deliberately strict beyond that:
  * - IP literals are refused everywhere (IPv4 in any spelling, IPv6), except the exact
  *   `127.0.0.1` over http: an embedding site has a name, and numeric hosts invite
  *   shorthand tricks (`0x7f.1`, `2130706433`).
@@ -32,7 +34,7 @@ const BAD_WILDCARD = 'A wildcard must be the whole leftmost label, as in https:/
 const DEFAULT_PORT = { https: '443', http: '80' } as const;
 type Scheme = keyof typeof DEFAULT_PORT;
 
-interface ParsedOrigin {
+export interface ParsedOrigin {
   scheme: Scheme;
   wildcard: boolean;
   /** ASCII lowercase host, no trailing dot. */
@@ -135,7 +137,8 @@ function parseOrigin(input: string, allowWildcard: boolean): ParseResult {
   return { ok: true, value: { scheme, wildcard, host, port } };
 }
 
-function serialize(origin: ParsedOrigin): string {
+/** The normalized text of an origin or pattern: `https://*.host:8443`. */
+export function serializeOrigin(origin: ParsedOrigin): string {
   return `${origin.scheme}://${origin.wildcard ? '*.' : ''}${origin.host}${origin.port ? `:${origin.port}` : ''}`;
 }
 
@@ -163,38 +166,17 @@ export function normalizeOriginPattern(input: string): OriginPatternResult {
   } else if (origin.wildcard) {
     return fail('A wildcard must not cover a public suffix such as *.com or *.co.uk');
   }
-  return { ok: true, value: serialize(origin) };
+  return { ok: true, value: serializeOrigin(origin) };
 }
 
-// What normalizeOriginPattern produces; anything else in a stored list is ignored.
-const NORMALIZED = /^(https?):\/\/(\*\.)?([a-z0-9.-]+)(?::([0-9]{1,5}))?$/;
+/** What normalizeOriginPattern produces; anything else in a stored list is ignored. */
+export const NORMALIZED = /^(https?):\/\/(\*\.)?([a-z0-9.-]+)(?::([0-9]{1,5}))?$/;
 
-/**
- * Whether a request's `Origin` header is allowed by normalized patterns.
- * `null`, garbage and anything but a plain origin never match.
- */
-export function originAllowed(patterns: readonly string[], origin: string): boolean {
-  if (typeof origin !== 'string' || patterns.length === 0) return false;
+/** A request's `Origin` header, parsed as strictly as a pattern; `null` and garbage are undefined. */
+export function parseRequestOrigin(origin: string): ParsedOrigin | undefined {
+  if (typeof origin !== 'string') return undefined;
   const parsed = parseOrigin(origin, false);
-  if (!parsed.ok) return false;
-  const candidate = parsed.value;
-  const exact = serialize(candidate);
-
-  for (const pattern of patterns) {
-    const m = NORMALIZED.exec(pattern);
-    if (!m) continue;
-    if (!m[2]) {
-      if (pattern === exact) return true;
-      continue;
-    }
-    const [, scheme, , suffix, port = ''] = m;
-    if (scheme !== candidate.scheme || port !== candidate.port || !suffix) continue;
-    // A dot boundary and at least one label before it: never the apex, never evil-example.com.
-    if (candidate.host.length > suffix.length + 1 && candidate.host.endsWith(`.${suffix}`)) {
-      return true;
-    }
-  }
-  return false;
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /**
