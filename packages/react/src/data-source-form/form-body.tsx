@@ -43,8 +43,8 @@ export function FormBody(props: FormBodyProps) {
   const baseId = useId();
   const idOf = (field: string) => `${baseId}-${field}`;
   const form = useFormState({ context, orgId, initialRecord, requireVerify, onSaved });
-  const { record, values, modes, errors, status, state, busy, isVerified, needsVerify, canSave } =
-    form;
+  const { record, values, modes, errors, status, shownStatus: state, busy, isVerified } = form;
+  const { needsVerify, canSave } = form;
   const { summaryRef, set, setMode, testConnection, save } = form;
 
   if (status === 'deleted') {
