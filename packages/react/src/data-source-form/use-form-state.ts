@@ -22,6 +22,9 @@ interface FormStateOptions {
   onSaved: ((record: DataSource) => void) | undefined;
 }
 
+/** What the form's parts read and call: the state, what follows from it, and the actions. */
+export type FormApi = ReturnType<typeof useFormState>;
+
 /** Values, verification, errors and the verify/save actions of the data source form. */
 export function useFormState(options: FormStateOptions) {
   const { context, orgId, initialRecord, requireVerify, onSaved } = options;
