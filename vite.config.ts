@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'react',
           environment: 'jsdom',
-          include: ['packages/react/src/**/*.test.tsx', 'packages/react/test/**/*.test.tsx'],
+          include: ['packages/react/src/**/*.test.{ts,tsx}', 'packages/react/test/**/*.test.tsx'],
         },
       },
     ],

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 
-// Library build: ESM only; dependencies and peers stay imports; the CSS ships as its own file.
+/** A stylesheet with its relative `@import "./…";` lines replaced by the files' text. */
+function inlineImports(file: URL): string {
+  return readFileSync(file, 'utf8').replace(
+    /^@import "(\.[^"]+)";$/gm,
+    (_, path: string) => `${inlineImports(new URL(path, file)).trimEnd()}\n`,
+  );
+}
+
+// Library build: ESM only; dependencies and peers stay imports; the CSS ships as one file.
 export default defineConfig({
   build: {
     outDir: 'dist',
@@ -20,7 +28,7 @@ export default defineConfig({
         this.emitFile({
           type: 'asset',
           fileName: 'styles.css',
-          source: readFileSync(new URL('src/styles.css', import.meta.url), 'utf8'),
+          source: inlineImports(new URL('src/styles.css', import.meta.url)),
         });
       },
     },

@@ -1,7 +1,12 @@
 import type { ErrorTitle, FieldErrors } from '@bridgekit/contract';
 
-/** Titles the server sends, plus the two the client produces itself. */
-export type BridgeErrorTitle = ErrorTitle | 'NetworkError' | 'HttpError';
+/**
+ * Titles the server sends, plus those made on this side: `NetworkError` (no answer),
+ * `HttpError` (an answer that is not JSON or not the error envelope) and `UnexpectedResponse`
+ * (an answer that does not match what the route promises, from callers that check it, such as
+ * `@bridgekit/node`'s `exchangeSsoToken`).
+ */
+export type BridgeErrorTitle = ErrorTitle | 'NetworkError' | 'HttpError' | 'UnexpectedResponse';
 
 export interface BridgeErrorInit {
   /** HTTP status; `0` when no response arrived. */

@@ -1,31 +1,7 @@
-import { dataOf, ErrorBody, type FieldErrors, SsoSession } from '@bridgekit/contract';
+import { BridgeError, createClient, isBridgeError } from '@bridgekit/client';
+import { dataOf, SsoSession } from '@bridgekit/contract';
 
 const SessionResponse = dataOf(SsoSession);
-
-/** An error answer of `/api/sso/jwt`; `title` is `UnexpectedResponse` when it was not an error envelope. */
-export class BridgeSsoError extends Error {
-  readonly status: number;
-  readonly title: string;
-  readonly detail: string;
-  readonly requestId: string | null;
-  readonly fieldErrors: FieldErrors | undefined;
-
-  constructor(options: {
-    status: number;
-    title: string;
-    detail: string;
-    requestId: string | null;
-    fieldErrors?: FieldErrors;
-  }) {
-    super(`${options.title}: ${options.detail}`);
-    this.name = 'BridgeSsoError';
-    this.status = options.status;
-    this.title = options.title;
-    this.detail = options.detail;
-    this.requestId = options.requestId;
-    this.fieldErrors = options.fieldErrors;
-  }
-}
 
 export interface ExchangeSsoTokenOptions {
   /** The bridge's base address, e.g. `https://bridge.example.com`; a path prefix is kept. */
@@ -37,10 +13,29 @@ export interface ExchangeSsoTokenOptions {
   signal?: AbortSignal;
 }
 
+const NOT_A_SESSION = 'The bridge answered with a body that is not an SSO session';
+const notAnError = (status: number) =>
+  `The bridge answered HTTP ${status} without an error envelope`;
+
+/** An answer that is neither an SSO session nor the bridge's error envelope (a proxy's page, say). */
+function unexpected(response: Response | undefined, detail: string, cause?: unknown) {
+  return new BridgeError(
+    {
+      status: response?.status ?? 0,
+      title: 'UnexpectedResponse',
+      detail,
+      requestId: response?.headers.get('x-request-id') ?? null,
+    },
+    { cause },
+  );
+}
+
 /**
- * Exchanges an SSO token for an embed session (`POST {baseUrl}/api/sso/jwt`): a bearer
- * token for that one organization, valid 15 minutes. Throws `BridgeSsoError` on an error
- * answer; network failures reject with fetch's own error.
+ * Exchanges an SSO token for an embed session (`POST {baseUrl}/api/sso/jwt`, the client's
+ * `ssoExchange`): a bearer token for that one organization, valid 15 minutes. Every failure
+ * is a `BridgeError`: the bridge's error answer as it came, `UnexpectedResponse` for an answer
+ * that is not the bridge's, and `NetworkError` when none came. An abort rethrows the signal's
+ * reason.
  *
  * @example
  * const session = await exchangeSsoToken({ baseUrl: 'https://bridge.example.com', jwt });
@@ -48,42 +43,34 @@ export interface ExchangeSsoTokenOptions {
  */
 export async function exchangeSsoToken(options: ExchangeSsoTokenOptions): Promise<SsoSession> {
   const { baseUrl, jwt, fetch: doFetch = globalThis.fetch, signal } = options;
-  const url = `${baseUrl.replace(/\/+$/, '')}/api/sso/jwt`;
-  const response = await doFetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ jwt }),
-    ...(signal ? { signal } : {}),
+  let response: Response | undefined;
+  const client = createClient({
+    baseUrl,
+    // ssoExchange sends no Authorization header, so no token is ever asked for.
+    getSessionToken: () => '',
+    fetch: async (url, init) => {
+      response = await doFetch(url, init);
+      return response;
+    },
   });
-  const requestId = response.headers.get('x-request-id');
-  const body: unknown = await response.json().catch(() => undefined);
 
-  if (response.ok) {
-    const parsed = SessionResponse.safeParse(body);
-    if (parsed.success) return parsed.data.data;
-    throw new BridgeSsoError({
-      status: response.status,
-      title: 'UnexpectedResponse',
-      detail: 'The bridge answered with a body that is not an SSO session',
-      requestId,
-    });
+  let body: unknown;
+  try {
+    body = await client.ssoExchange({ body: { jwt }, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    // The client's HttpError: an answer it could not read as JSON or as the error envelope.
+    if (!isBridgeError(error) || error.title !== 'HttpError') throw error;
+    throw unexpected(response, response?.ok ? NOT_A_SESSION : notAnError(error.status), error);
   }
-
-  const error = ErrorBody.safeParse(body);
-  if (error.success) {
-    const { title, detail, fieldErrors } = error.data.error;
-    throw new BridgeSsoError({
-      status: response.status,
-      title,
-      detail,
-      requestId,
-      ...(fieldErrors ? { fieldErrors } : {}),
-    });
-  }
-  throw new BridgeSsoError({
-    status: response.status,
-    title: 'UnexpectedResponse',
-    detail: `The bridge answered HTTP ${response.status} without an error envelope`,
-    requestId,
-  });
+  const parsed = SessionResponse.safeParse(body);
+  if (parsed.success) return parsed.data.data;
+  throw unexpected(response, NOT_A_SESSION);
 }
+
+/**
+ * The former name of `BridgeError`, the class `exchangeSsoToken` throws.
+ * @deprecated Use `BridgeError`; this alias will be removed in a later version.
+ */
+export const BridgeSsoError = BridgeError;
+/** @deprecated Use `BridgeError`. */
+export type BridgeSsoError = BridgeError;

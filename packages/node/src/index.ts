@@ -1,3 +1,4 @@
+export { BridgeError, type BridgeErrorTitle, isBridgeError } from '@bridgekit/client';
 export type { SsoSession } from '@bridgekit/contract';
 export {
   type CreateSsoTokenOptions,

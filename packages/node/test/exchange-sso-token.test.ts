@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BridgeSsoError, exchangeSsoToken } from '../src';
+import { BridgeError, BridgeSsoError, exchangeSsoToken } from '../src';
 
 const SESSION = {
   sessionToken: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
@@ -98,7 +98,7 @@ describe('exchangeSsoToken', () => {
     expect(seen[0]?.url).toBe('/bridge/api/sso/jwt');
   });
 
-  it('throws BridgeSsoError with the envelope and the request id', async () => {
+  it('throws BridgeError with the envelope and the request id', async () => {
     const { baseUrl } = await serve(
       401,
       JSON.stringify({ error: { title: 'Unauthorized', detail: 'Invalid SSO token' } }),
@@ -106,16 +106,28 @@ describe('exchangeSsoToken', () => {
     const error = await exchangeSsoToken({ baseUrl, jwt: 'bad.jwt.token' }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(BridgeSsoError);
+    expect(error).toBeInstanceOf(BridgeError);
     expect(error).toMatchObject({
-      name: 'BridgeSsoError',
+      name: 'BridgeError',
       status: 401,
       title: 'Unauthorized',
       detail: 'Invalid SSO token',
       requestId: 'req_123',
-      fieldErrors: undefined,
       message: 'Unauthorized: Invalid SSO token',
     });
+    // BridgeError's fieldErrors is always an object: empty when the answer had none.
+    expect((error as BridgeError).fieldErrors).toEqual({});
+  });
+
+  it('keeps BridgeSsoError as a deprecated name of BridgeError', async () => {
+    const { baseUrl } = await serve(
+      401,
+      JSON.stringify({ error: { title: 'Unauthorized', detail: 'Invalid SSO token' } }),
+    );
+    expect(BridgeSsoError).toBe(BridgeError);
+    await expect(exchangeSsoToken({ baseUrl, jwt: 'bad.jwt.token' })).rejects.toBeInstanceOf(
+      BridgeSsoError,
+    );
   });
 
   it('passes fieldErrors through', async () => {
@@ -153,6 +165,29 @@ describe('exchangeSsoToken', () => {
       status: 200,
       title: 'UnexpectedResponse',
     });
+  });
+
+  it('reports a success answer that is not JSON as UnexpectedResponse', async () => {
+    const { baseUrl } = await serve(200, '<html>Welcome</html>', { 'content-type': 'text/html' });
+    await expect(exchangeSsoToken({ baseUrl, jwt: 'x.y.z' })).rejects.toMatchObject({
+      status: 200,
+      title: 'UnexpectedResponse',
+      detail: 'The bridge answered with a body that is not an SSO session',
+      requestId: 'req_123',
+    });
+  });
+
+  it('reports no answer at all as a NetworkError with the cause', async () => {
+    const cause = new TypeError('fetch failed');
+    const error = await exchangeSsoToken({
+      baseUrl: 'https://bridge.example.com',
+      jwt: 'x.y.z',
+      fetch: async () => {
+        throw cause;
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BridgeError);
+    expect(error).toMatchObject({ status: 0, title: 'NetworkError', cause });
   });
 
   it('uses the fetch it is given', async () => {

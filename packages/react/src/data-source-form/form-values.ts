@@ -191,7 +191,18 @@ export function checkValues(
 }
 
 /** Server field names to the form's: `unsetPassword` → `password`. */
-export function fieldOf(name: string): string {
+function fieldOf(name: string): string {
   for (const [field, flag] of Object.entries(UNSET_FLAG_OF)) if (flag === name) return field;
   return name;
+}
+
+/** The server's fieldErrors on the form's fields; with a key in use, an SSH password error is the key's. */
+export function formFieldErrors(serverErrors: FieldErrors, values: FormValues): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const [name, message] of Object.entries(serverErrors)) {
+    let field = fieldOf(name);
+    if (field === 'sshPassword' && values.sshAuth === 'privateKey') field = 'sshPrivateKey';
+    fields[field] = message;
+  }
+  return fields;
 }

@@ -19,6 +19,59 @@ interface SecretFieldProps {
   extra?: ReactNode;
 }
 
+/** A small button named after what it does to which secret ("Replace Password"). */
+function SecretAction(props: { text: string; label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="bk-button bk-button--small"
+      onClick={props.onClick}
+      aria-label={`${props.text} ${props.label}`}
+    >
+      {props.text}
+    </button>
+  );
+}
+
+/** A stored secret, or one marked for removal: a badge and Replace/Remove, or Undo. */
+function StoredSecret(props: SecretFieldProps & { onReplace: () => void }) {
+  const { id, label, mode, onModeChange, error, messages, onReplace } = props;
+  const stored = mode === 'stored';
+  return (
+    <fieldset
+      id={id}
+      className="bk-field bk-secret"
+      aria-describedby={describedBy(id, error)}
+      data-state={mode}
+      data-invalid={error ? '' : undefined}
+    >
+      <legend className="bk-field__label">{label}</legend>
+      <span className="bk-secret__row">
+        <span className="bk-badge" data-variant={stored ? 'stored' : 'danger'}>
+          {stored ? messages.secretStored : messages.secretWillBeRemoved}
+        </span>
+        {stored ? (
+          <>
+            <SecretAction text={messages.secretReplace} label={label} onClick={onReplace} />
+            <SecretAction
+              text={messages.secretRemove}
+              label={label}
+              onClick={() => onModeChange('remove')}
+            />
+          </>
+        ) : (
+          <SecretAction
+            text={messages.secretUndo}
+            label={label}
+            onClick={() => onModeChange('stored')}
+          />
+        )}
+      </span>
+      <FieldMessages id={id} error={error} />
+    </fieldset>
+  );
+}
+
 /** A secret input; a stored secret shows as "Stored" with Replace and Remove instead. */
 export function SecretField(props: SecretFieldProps) {
   const { id, label, value, onChange, mode, onModeChange, error, messages, multiline, extra } =
@@ -32,55 +85,11 @@ export function SecretField(props: SecretFieldProps) {
   }, [mode]);
 
   if (mode === 'stored' || mode === 'remove') {
-    return (
-      <fieldset
-        id={id}
-        className="bk-field bk-secret"
-        aria-describedby={describedBy(id, error)}
-        data-state={mode}
-        data-invalid={error ? '' : undefined}
-      >
-        <legend className="bk-field__label">{label}</legend>
-        <span className="bk-secret__row">
-          <span className="bk-badge" data-variant={mode === 'stored' ? 'stored' : 'danger'}>
-            {mode === 'stored' ? messages.secretStored : messages.secretWillBeRemoved}
-          </span>
-          {mode === 'stored' ? (
-            <>
-              <button
-                type="button"
-                className="bk-button bk-button--small"
-                onClick={() => {
-                  replacing.current = true;
-                  onModeChange('replace');
-                }}
-                aria-label={`${messages.secretReplace} ${label}`}
-              >
-                {messages.secretReplace}
-              </button>
-              <button
-                type="button"
-                className="bk-button bk-button--small"
-                onClick={() => onModeChange('remove')}
-                aria-label={`${messages.secretRemove} ${label}`}
-              >
-                {messages.secretRemove}
-              </button>
-            </>
-          ) : (
-            <button
-              type="button"
-              className="bk-button bk-button--small"
-              onClick={() => onModeChange('stored')}
-              aria-label={`${messages.secretUndo} ${label}`}
-            >
-              {messages.secretUndo}
-            </button>
-          )}
-        </span>
-        <FieldMessages id={id} error={error} />
-      </fieldset>
-    );
+    const onReplace = () => {
+      replacing.current = true;
+      onModeChange('replace');
+    };
+    return <StoredSecret {...props} onReplace={onReplace} />;
   }
 
   const control = {
@@ -106,17 +115,14 @@ export function SecretField(props: SecretFieldProps) {
       {multiline ? <textarea rows={4} {...control} /> : <input type="password" {...control} />}
       {extra}
       {mode === 'replace' && (
-        <button
-          type="button"
-          className="bk-button bk-button--small"
+        <SecretAction
+          text={messages.secretKeep}
+          label={label}
           onClick={() => {
             onChange('');
             onModeChange('stored');
           }}
-          aria-label={`${messages.secretKeep} ${label}`}
-        >
-          {messages.secretKeep}
-        </button>
+        />
       )}
       <FieldMessages id={id} error={error} />
     </div>

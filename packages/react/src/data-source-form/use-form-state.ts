@@ -1,31 +1,18 @@
 import { isBridgeError } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useReducer, useRef } from 'react';
 import { errorText } from '../internal/error-text';
 import type { BridgeContextValue } from '../provider/bridge-provider';
+import { deriveForm, type FormErrors, formReducer, initialFormState } from './form-reducer';
 import {
-  changesConnection,
   checkValues,
   type FieldErrors,
   type FormSecret,
   type FormValues,
-  fieldOf,
+  formFieldErrors,
   type SecretMode,
-  secretModesOf,
   toCreateBody,
-  toUpdateBody,
-  toVerifyBody,
-  valuesOf,
 } from './form-values';
-
-export type FormStatus =
-  | 'idle'
-  | 'verifying'
-  | 'verified'
-  | 'invalid'
-  | 'saving'
-  | 'saved'
-  | 'deleted';
 
 interface FormStateOptions {
   context: BridgeContextValue;
@@ -35,23 +22,18 @@ interface FormStateOptions {
   onSaved: ((record: DataSource) => void) | undefined;
 }
 
+/** What the form's parts read and call: the state, what follows from it, and the actions. */
+export type FormApi = ReturnType<typeof useFormState>;
+
 /** Values, verification, errors and the verify/save actions of the data source form. */
-export function useFormState({
-  context,
-  orgId,
-  initialRecord,
-  requireVerify,
-  onSaved,
-}: FormStateOptions) {
+export function useFormState(options: FormStateOptions) {
+  const { context, orgId, initialRecord, requireVerify, onSaved } = options;
   const { client, messages } = context;
   const summaryRef = useRef<HTMLDivElement>(null);
-
-  const [record, setRecord] = useState(initialRecord);
-  const [values, setValues] = useState(() => valuesOf(initialRecord));
-  const [modes, setModes] = useState(() => secretModesOf(initialRecord));
-  const [status, setStatus] = useState<FormStatus>('idle');
-  const [verifiedKey, setVerifiedKey] = useState<string | null>(null);
-  const [errors, setErrors] = useState<{ detail: string; fields: FieldErrors } | null>(null);
+  const [form, dispatch] = useReducer(formReducer, initialRecord, initialFormState);
+  const { record, values, modes } = form;
+  const derived = deriveForm(form, requireVerify);
+  const { verifyBody, verifyKey, updateBody, busy, canSave } = derived;
 
   // After a failed check or request, move focus to the summary (its links lead to the fields).
   const focusSummary = useRef(false);
@@ -61,62 +43,27 @@ export function useFormState({
     summaryRef.current?.focus();
   });
 
-  const verifyBody = toVerifyBody(values, modes);
-  const verifyKey = JSON.stringify(verifyBody);
-  const isVerified = verifiedKey === verifyKey;
-  const updateBody = record ? toUpdateBody(values, modes, record) : null;
-  const needsVerify = requireVerify && (updateBody ? changesConnection(updateBody) : true);
-  const canSave = !needsVerify || isVerified;
-  const busy = status === 'verifying' || status === 'saving';
-  const state = status === 'verified' && !isVerified ? 'idle' : status;
-
-  const touched = (field: string) => {
-    setStatus((s) => (s === 'verifying' || s === 'saving' ? s : 'idle'));
-    setErrors((e) => {
-      if (!e?.fields[field]) return e;
-      const { [field]: _, ...fields } = e.fields;
-      return { ...e, fields };
-    });
+  const invalid = (errors: FormErrors) => {
+    dispatch({ type: 'invalid', errors });
+    focusSummary.current = true;
   };
-  const set = <K extends keyof FormValues>(field: K, value: FormValues[K]) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    touched(field);
-  };
-  const setMode = (field: FormSecret, mode: SecretMode) => {
-    setModes((m) => ({ ...m, [field]: mode }));
-    touched(field);
-  };
-
   const showLocal = (fields: FieldErrors) => {
     if (Object.keys(fields).length === 0) return false;
-    setErrors({ detail: messages.checkFields, fields });
-    setStatus('invalid');
-    focusSummary.current = true;
+    invalid({ detail: messages.checkFields, fields });
     return true;
   };
-
-  const fail = (error: unknown) => {
-    const fields: FieldErrors = {};
-    if (isBridgeError(error)) {
-      for (const [name, message] of Object.entries(error.fieldErrors)) {
-        let field = fieldOf(name);
-        if (field === 'sshPassword' && values.sshAuth === 'privateKey') field = 'sshPrivateKey';
-        fields[field] = message;
-      }
-    }
-    setErrors({ detail: errorText(error, messages, messages.somethingWentWrong), fields });
-    setStatus('invalid');
-    focusSummary.current = true;
-  };
+  const fail = (error: unknown) =>
+    invalid({
+      detail: errorText(error, messages, messages.somethingWentWrong),
+      fields: isBridgeError(error) ? formFieldErrors(error.fieldErrors, values) : {},
+    });
 
   const testConnection = async () => {
     if (busy || showLocal(checkValues(values, modes, messages, false))) return;
-    setStatus('verifying');
-    setErrors(null);
+    dispatch({ type: 'start', status: 'verifying' });
     try {
       await client.verifyDataSource({ params: { orgId }, body: verifyBody });
-      setVerifiedKey(verifyKey);
-      setStatus('verified');
+      dispatch({ type: 'verified', key: verifyKey });
     } catch (error) {
       fail(error);
     }
@@ -125,18 +72,13 @@ export function useFormState({
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !canSave || showLocal(checkValues(values, modes, messages, true))) return;
-    setStatus('saving');
-    setErrors(null);
+    dispatch({ type: 'start', status: 'saving' });
     try {
       const { data } =
         record && updateBody
           ? await client.updateDataSource({ params: { orgId, id: record.id }, body: updateBody })
           : await client.createDataSource({ params: { orgId }, body: toCreateBody(values, modes) });
-      setRecord(data);
-      setValues(valuesOf(data));
-      setModes(secretModesOf(data));
-      setVerifiedKey(null);
-      setStatus('saved');
+      dispatch({ type: 'saved', record: data });
       onSaved?.(data);
     } catch (error) {
       fail(error);
@@ -144,21 +86,14 @@ export function useFormState({
   };
 
   return {
-    record,
-    values,
-    modes,
-    errors,
-    status,
-    state,
-    busy,
-    isVerified,
-    needsVerify,
-    canSave,
+    ...form,
+    ...derived,
     summaryRef,
-    set,
-    setMode,
+    set: <K extends keyof FormValues>(field: K, value: FormValues[K]) =>
+      dispatch({ type: 'set', field, value }),
+    setMode: (field: FormSecret, mode: SecretMode) => dispatch({ type: 'setMode', field, mode }),
     testConnection,
     save,
-    markDeleted: () => setStatus('deleted'),
+    markDeleted: () => dispatch({ type: 'deleted' }),
   };
 }

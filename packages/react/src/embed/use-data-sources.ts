@@ -1,18 +1,15 @@
 import type { BridgeClient } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import { useCallback, useEffect } from 'react';
-import { useCursorPages } from '../internal/use-cursor-pages';
+import { type Pages, useCursorPages } from '../internal/use-cursor-pages';
 
 const PAGE_SIZE = 50;
 
-export interface DataSourcePages {
-  items: DataSource[];
-  hasMore: boolean;
-  /** `loading` covers the first page and every next one; `items` tells them apart. */
-  status: 'loading' | 'ready' | 'error';
-  error: unknown;
-  /** The next page, or the first one again after an error. */
-  load: () => void;
+/**
+ * `loading` covers the first page and every next one (`items` tells them apart); `load` asks
+ * for the next page, or the first one again after an error.
+ */
+export interface DataSourcePages extends Pages<DataSource, never> {
   /** Puts a created or updated record in the list (in place, or appended). */
   upsert: (record: DataSource) => void;
   remove: (id: string) => void;
@@ -29,7 +26,7 @@ export function useDataSources(client: BridgeClient, orgId: string): DataSourceP
       }),
     [client, orgId],
   );
-  const { state, setState, load, inFlight } = useCursorPages<DataSource, never>(fetchPage, {
+  const { pages, setState, abort } = useCursorPages<DataSource, never>(fetchPage, {
     items: [],
     hasMore: true,
     cursor: null,
@@ -37,13 +34,11 @@ export function useDataSources(client: BridgeClient, orgId: string): DataSourceP
     error: null,
   });
 
+  const { load } = pages;
   useEffect(() => {
     load();
-    return () => {
-      inFlight.current?.abort();
-      inFlight.current = null;
-    };
-  }, [load, inFlight]);
+    return abort;
+  }, [load, abort]);
 
   const upsert = useCallback(
     (record: DataSource) => {
@@ -65,13 +60,5 @@ export function useDataSources(client: BridgeClient, orgId: string): DataSourceP
     [setState],
   );
 
-  return {
-    items: state.items,
-    hasMore: state.hasMore,
-    status: state.status,
-    error: state.error,
-    load,
-    upsert,
-    remove,
-  };
+  return { ...pages, upsert, remove };
 }

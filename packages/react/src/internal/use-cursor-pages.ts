@@ -13,20 +13,24 @@ export interface PagesState<T, Status extends string> {
   error: unknown;
 }
 
+/** What a list component reads: the items so far, where paging stands, and `load`. */
+export type Pages<T, Status extends string> = Omit<PagesState<T, Status>, 'cursor'> & {
+  load: () => void;
+};
+
 /**
  * Keyset pagination for a list endpoint: `load` fetches the next page (ignored while one is
  * in flight or when none is left), appends what is not listed yet, and keeps an aborted
- * request's error out of the state. `fetchPage` should be memoized; a new one means a new
- * `load`.
+ * request's error out of the state; `abort` drops the request in flight (effect cleanup).
+ * `fetchPage` should be memoized; a new one means a new `load`.
  */
 export function useCursorPages<T extends { id: string }, Status extends string>(
   fetchPage: (cursor: string | null, signal: AbortSignal) => Promise<CursorPage<T>>,
   initial: PagesState<T, Status>,
 ): {
-  state: PagesState<T, Status>;
+  pages: Pages<T, Status>;
   setState: Dispatch<SetStateAction<PagesState<T, Status>>>;
-  load: () => void;
-  inFlight: { current: AbortController | null };
+  abort: () => void;
 } {
   const [state, setState] = useState(initial);
   const latest = useRef(state);
@@ -62,5 +66,11 @@ export function useCursorPages<T extends { id: string }, Status extends string>(
       });
   }, [fetchPage]);
 
-  return { state, setState, load, inFlight };
+  const abort = useCallback(() => {
+    inFlight.current?.abort();
+    inFlight.current = null;
+  }, []);
+
+  const { items, hasMore, status, error } = state;
+  return { pages: { items, hasMore, status, error, load }, setState, abort };
 }

@@ -4,7 +4,7 @@ import { errorText, isNotFound } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
-import { Avatar } from './avatar';
+import { MemberDetails } from './member-details';
 
 type Source =
   | { member: Member; orgId?: never; memberId?: never }
@@ -76,33 +76,9 @@ export const MemberCard = /* @__PURE__ */ forwardRef<HTMLElement, MemberCardProp
       );
     }
 
-    const { user } = member;
-    const name = user.fullName || user.firstName || user.email;
     return (
       <article {...root} aria-labelledby={nameId}>
-        <Avatar key={user.avatarUrl} name={name} src={user.avatarUrl} />
-        <div className="bk-member-card__body">
-          <p id={nameId} className="bk-member-card__name">
-            {name}
-          </p>
-          {user.title && <p className="bk-member-card__title">{user.title}</p>}
-          <a className="bk-member-card__email" href={`mailto:${user.email}`}>
-            {user.email}
-          </a>
-          <p className="bk-member-card__badges">
-            <span className="bk-badge" data-role={member.role}>
-              {member.role === 'ADMIN' ? messages.roleAdmin : messages.roleMember}
-            </span>
-            {user.isEmailVerified && (
-              <span className="bk-badge" data-variant="verified">
-                {messages.emailVerified}
-              </span>
-            )}
-          </p>
-          <p className="bk-member-card__since">
-            <time dateTime={member.createdAt}>{messages.memberSince(member.createdAt)}</time>
-          </p>
-        </div>
+        <MemberDetails member={member} nameId={nameId} messages={messages} />
       </article>
     );
   },

@@ -1,0 +1,92 @@
+import type { Messages } from '../provider/messages';
+import type { BoundFields } from './bound-fields';
+import { FileButton } from './fields';
+import type { FormApi } from './use-form-state';
+
+const PORT = { inputMode: 'numeric', autoComplete: 'off', className: 'bk-field--short' };
+const PLAIN = { autoComplete: 'off', spellCheck: false };
+
+interface SectionProps {
+  fields: BoundFields;
+  messages: Messages;
+}
+
+/** Name, address, database, user and password. */
+export function ConnectionSection({ fields, messages }: SectionProps) {
+  return (
+    <fieldset className="bk-section">
+      <legend className="bk-section__title">{messages.sectionConnection}</legend>
+      {fields.text('displayName', { autoComplete: 'off' })}
+      <div className="bk-row">
+        {fields.text('host', PLAIN)}
+        {fields.text('port', PORT)}
+      </div>
+      {fields.text('databaseName', { hint: messages.databaseNameHint, ...PLAIN })}
+      {fields.text('username', PLAIN)}
+      {fields.secret('password')}
+    </fieldset>
+  );
+}
+
+export function SslSection({ fields, messages }: SectionProps) {
+  return (
+    <fieldset className="bk-section">
+      <legend className="bk-section__title">{messages.sectionSsl}</legend>
+      {fields.checkbox('sslEnabled')}
+    </fieldset>
+  );
+}
+
+/** The SSH tunnel: off, or a bastion with a password or a private key. */
+export function SshSection({
+  fields,
+  messages,
+  form,
+  idOf,
+}: SectionProps & { form: FormApi; idOf: (field: string) => string }) {
+  const { values, set } = form;
+  return (
+    <fieldset className="bk-section">
+      <legend className="bk-section__title">{messages.sectionSsh}</legend>
+      {fields.checkbox('sshEnabled')}
+      {values.sshEnabled && (
+        <>
+          <div className="bk-row">
+            {fields.text('sshHost', PLAIN)}
+            {fields.text('sshPort', PORT)}
+          </div>
+          {fields.text('sshUsername', PLAIN)}
+          <fieldset className="bk-field bk-choice">
+            <legend className="bk-field__label">{messages.sshAuth}</legend>
+            {(['password', 'privateKey'] as const).map((method) => (
+              <label key={method} className="bk-choice__option">
+                <input
+                  type="radio"
+                  name={idOf('sshAuth')}
+                  value={method}
+                  checked={values.sshAuth === method}
+                  onChange={() => set('sshAuth', method)}
+                />
+                {method === 'password' ? messages.sshAuthPassword : messages.sshAuthKey}
+              </label>
+            ))}
+          </fieldset>
+          {values.sshAuth === 'password' ? (
+            fields.secret('sshPassword')
+          ) : (
+            <>
+              {fields.secret(
+                'sshPrivateKey',
+                <FileButton
+                  label={messages.sshPrivateKeyFile}
+                  onLoad={(text) => set('sshPrivateKey', text)}
+                />,
+              )}
+              {fields.secret('sshPrivateKeyPassphrase')}
+            </>
+          )}
+        </>
+      )}
+    </fieldset>
+  );
+}
