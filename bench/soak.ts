@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { createPgDatabase } from '../server/test/support/bridge';
+import { freePort } from '../test/support/free-port';
 import {
   type BridgeData,
   type BridgeProcess,
   createApiKey,
-  freePort,
   newBridgeData,
   removeBridgeData,
   startBridgeProcess,

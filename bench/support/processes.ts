@@ -1,26 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { buildServer, serveNodeFlags } from '../../server/build.mjs';
+import { freePort } from '../../test/support/free-port';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function waitFor(url: string, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer, SERVER_BUNDLE, serveNodeFlags } from '../../server/build.mjs';
 import { createApiKeyForEmail } from '../../server/src/domain/api-key-admin';
 import { openStore } from '../../server/src/store/db';
+import { freePort } from './free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = SERVER_BUNDLE;
@@ -17,14 +17,6 @@ let built: Promise<void> | undefined;
 export function buildBridge(): Promise<void> {
   built ??= buildServer().then(() => undefined);
   return built;
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** What several bridge processes must share to act as one: the data and the secrets. */

@@ -1,7 +1,8 @@
 import { ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 let cluster: PgCluster;
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { ErrorTitle, type RouteDef, statusOf } from '@bridgekit/contract';
 import { createSsoToken } from '@bridgekit/node';
 import fc from 'fast-check';
+import { freePort } from '../../../test/support/free-port';
 import { type Engine, startBridge, type TestBridge, type TestResponse } from '../support/bridge';
-import { freePort } from '../support/pg-cluster';
 import type { WireBody } from './mutations';
 import { MARK, type Overrides } from './schema-arbitraries';
 

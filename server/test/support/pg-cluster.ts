@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { appendFile, chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../../../test/support/free-port';
 
 const run = promisify(execFile);
 
@@ -31,15 +31,6 @@ function pgBin(name: string): string {
     .sort((a, b) => Number(b) - Number(a));
   if (majors.length === 0) throw new Error('PostgreSQL server binaries not found');
   return `/usr/lib/postgresql/${majors[0]}/bin/${name}`;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 async function postgresIds(): Promise<{ uid: number; gid: number }> {

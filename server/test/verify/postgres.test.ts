@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { verifyConnection } from '../../src/verify/verify';
-import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 const options = { timeoutMs: 5000, allowPrivateNetworks: true };
 
