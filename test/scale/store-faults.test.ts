@@ -9,8 +9,9 @@ import {
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
 import { type PgServer, startPgServer } from '../support/pg-server';
 
-// decisions.md: 503 "within 2 s". The pool's connect timeout is 1.5 s; a stopped server
-// refuses at once, so answers take milliseconds and the 2 s bound leaves a wide margin.
+// With the store down, requests get 503 within 2 s instead of hanging. The pool's connect
+// timeout is 1.5 s; a stopped server refuses at once, so answers take milliseconds and the 2 s
+// bound leaves a wide margin.
 const WITHIN_MS = 2000;
 
 interface Outcome {
