@@ -24,6 +24,17 @@ export interface PgCluster {
   stop(): Promise<void>;
 }
 
+/** The cluster's password role and database as data-source connection fields (verify, create). */
+export const connectionOf = (cluster: PgCluster) =>
+  ({
+    dialect: 'POSTGRES',
+    host: cluster.host,
+    port: cluster.port,
+    username: cluster.user,
+    password: cluster.password,
+    databaseName: cluster.database,
+  }) as const;
+
 /** The newest installed PostgreSQL (Debian layout: /usr/lib/postgresql/<major>/bin). */
 function pgBin(name: string): string {
   const majors = readdirSync('/usr/lib/postgresql')
