@@ -1,12 +1,8 @@
 import { createPgDatabase } from '../server/test/support/bridge';
-import {
-  type BridgeProcess,
-  fmt,
-  type LoadResult,
-  load,
-  startBareProcess,
-  startBridgeProcess,
-} from './support/processes';
+import type { BridgeProcess } from '../test/support/bridge-process';
+import { startBareProcess } from './support/bare-process';
+import { startBenchBridge } from './support/bench-bridge';
+import { fmt, type LoadResult, load } from './support/load';
 
 const CONNECTIONS = 16;
 const DURATION_S = 10;
@@ -50,7 +46,7 @@ export async function run() {
   );
   for (const engine of ['sqlite', 'postgres'] as const) {
     const db = engine === 'postgres' ? await createPgDatabase() : undefined;
-    const bridge = await startBridgeProcess(db ? { DATABASE_URL: db.url } : {});
+    const bridge = await startBenchBridge(db ? { DATABASE_URL: db.url } : {});
     try {
       const { bareResult, bridgeResult, rss, peakRss, bytes } = await measure(bridge);
       const ratio = bridgeResult.rps / bareResult.rps;

@@ -2,18 +2,16 @@
 // connections for 60 s on SQLite and then on PostgreSQL. Prints a markdown report; exits 1 when
 // a target is missed (zero 5xx, zero socket errors, RSS growth under 10%). Loopback only.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { createPgDatabase } from '../server/test/support/bridge';
 import {
   type BridgeData,
-  type BridgeProcess,
   createApiKey,
-  freePort,
   newBridgeData,
   removeBridgeData,
-  startBridgeProcess,
-} from '../test/support/processes';
+} from '../test/support/bridge-data';
+import { type BridgeProcess, startBridgeProcess } from '../test/support/bridge-process';
+import { freePort } from '../test/support/free-port';
 import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 50;
@@ -33,11 +31,6 @@ type Step = {
 } & Omit<autocannon.Request, 'onResponse'>;
 
 const unique = () => randomBytes(6).toString('hex');
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 async function seed(bridge: BridgeProcess, data: BridgeData) {
   const { key } = await createApiKey(data, 'soak@example.com');
@@ -203,12 +196,15 @@ interface EngineReport {
 async function soak(engine: 'sqlite' | 'postgres'): Promise<EngineReport> {
   const database = engine === 'postgres' ? await createPgDatabase() : undefined;
   const data = newBridgeData(database?.url);
-  const bridge = await startBridgeProcess(data, {
-    LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'error',
-    BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
-    BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: '1000000',
-    BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
-    BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+  const bridge = await startBridgeProcess({
+    data,
+    env: {
+      LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'error',
+      BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+      BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: '1000000',
+      BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
+      BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
   });
   try {
     const world = await seed(bridge, data);
@@ -230,12 +226,11 @@ async function soak(engine: 'sqlite' | 'postgres'): Promise<EngineReport> {
       for (const counts of byStep.values()) counts.clear();
       unexpected = 0;
     }
-    const rssAfterWarmup = rssMb(bridge.pid);
+    const rssAfterWarmup = bridge.rssMb();
     const samples: { at: number; mb: number }[] = [];
     const started = Date.now();
     const sampler = setInterval(() => {
-      if (bridge.alive())
-        samples.push({ at: (Date.now() - started) / 1000, mb: rssMb(bridge.pid) });
+      if (bridge.alive()) samples.push({ at: (Date.now() - started) / 1000, mb: bridge.rssMb() });
     }, 1000);
     const result = await autocannon({
       url: bridge.url,

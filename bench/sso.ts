@@ -3,13 +3,10 @@
 // Run alone: npx tsx -e "import('./bench/sso.ts').then(m => m.run())"
 import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
-import {
-  cpuMsOf,
-  type LoadResult,
-  load,
-  startBareProcess,
-  startBridgeProcess,
-} from './support/processes';
+import { cpuMsOf } from '../test/support/proc-stats';
+import { startBareProcess } from './support/bare-process';
+import { startBenchBridge } from './support/bench-bridge';
+import { type LoadResult, load } from './support/load';
 import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 32;
@@ -53,7 +50,7 @@ const row = (name: string, r: Result) =>
 
 export async function run(): Promise<void> {
   // The bridge as users run it: its own process, default logging; only the limits are raised.
-  const bridge = await startBridgeProcess();
+  const bridge = await startBenchBridge();
   let bare: Awaited<ReturnType<typeof startBareProcess>> | undefined;
   try {
     const ownerKey = await bridge.cli('keys', 'create', '--email', 'bench-owner@example.com');

@@ -5,7 +5,8 @@
 import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { verifyConnection } from '../server/src/verify/verify';
-import { freePort, startPgCluster } from '../server/test/support/pg-cluster';
+import { startPgCluster } from '../server/test/support/pg-cluster';
+import { freePort } from '../test/support/free-port';
 
 const ITERATIONS = 30;
 const TIMEOUT_RUNS = 5;

@@ -1,8 +1,8 @@
 import { DataSourceForm } from '@bridgekit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { BridgeParameters } from '../.storybook/preview';
+import { ORG_ID, tunnelled, warehouse } from '../test/support/fixtures';
 import { fail, ok } from './fake-bridge';
-import { ORG_ID, tunnelled, warehouse } from './fixtures';
 
 const verified = ok({ success: true });
 

@@ -1,8 +1,8 @@
 import { MemberCard } from '@bridgekit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { BridgeParameters } from '../.storybook/preview';
+import { ada, grace, ORG_ID } from '../test/support/fixtures';
 import { fail, ok } from './fake-bridge';
-import { ada, grace, ORG_ID } from './fixtures';
 
 const meta = {
   title: 'Components/MemberCard',

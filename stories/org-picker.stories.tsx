@@ -1,8 +1,8 @@
 import { OrgPicker } from '@bridgekit/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { BridgeParameters } from '../.storybook/preview';
+import { organizations } from '../test/support/fixtures';
 import { fail, ok, paginate } from './fake-bridge';
-import { organizations } from './fixtures';
 
 const few = organizations.slice(0, 6);
 

@@ -1,44 +1,18 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Member } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, runBridgeCli } from '../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { openStore } from '../src/store/db';
 import { createPgDatabase, ENGINES, startBridge, type TestBridge } from './support/bridge';
 
-const BIN = fileURLToPath(new URL('../../node_modules/.bin/bridge', import.meta.url));
 const SECRETS = {
   BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
   BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
 };
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `bridge` bin with only the given environment (plus PATH and HOME). */
-function bridgeCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      BIN,
-      args,
-      {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...env },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe.each(ENGINES)('bridge CLI on %s', (engine) => {
   let bridge: TestBridge;
@@ -53,7 +27,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
       BRIDGE_DATA_DIR: bridge.dataDir,
       ...(bridge.databaseUrl ? { DATABASE_URL: bridge.databaseUrl } : {}),
     };
-    created = await bridgeCli(['keys', 'create', '--email', email.toUpperCase()], env);
+    created = await runBridgeCli(['keys', 'create', '--email', email.toUpperCase()], env);
   });
   afterAll(() => bridge.stop());
 
@@ -86,7 +60,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
   describe.concurrent('commands', { timeout: 60_000 }, () => {
     it('keys list shows the hint and never the key', async ({ expect }) => {
       const key = created.stdout.trim();
-      const res = await bridgeCli(['keys', 'list', '--email', email], env);
+      const res = await runBridgeCli(['keys', 'list', '--email', email], env);
       expect(res.code).toBe(0);
       expect(res.stdout).toContain(`bk_key_…${key.slice(-4)}`);
       expect(res.stdout).toContain('active');
@@ -100,7 +74,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
         new Date(),
       );
       expect((await bridge.request('GET', '/api/public/organizations', { key })).status).toBe(200);
-      const res = await bridgeCli(['keys', 'revoke', id], env);
+      const res = await runBridgeCli(['keys', 'revoke', id], env);
       expect(res.code).toBe(0);
       expect(res.stdout).toBe(`revoked ${id}\n`);
       expect((await bridge.request('GET', '/api/public/organizations', { key })).status).toBe(401);
@@ -113,7 +87,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
         body: { name: 'CLI Org' },
       });
       const orgId = org.body.data.id;
-      const res = await bridgeCli(
+      const res = await runBridgeCli(
         ['members', 'add', '--org', orgId, '--email', 'Added.By@CLI.example', '--role', 'MEMBER'],
         env,
       );
@@ -136,7 +110,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cli-'));
       const database = engine === 'postgres' ? await createPgDatabase() : undefined;
       try {
-        const res = await bridgeCli(['migrate'], {
+        const res = await runBridgeCli(['migrate'], {
           ...SECRETS,
           BRIDGE_DATA_DIR: dataDir,
           ...(database ? { DATABASE_URL: database.url } : {}),
@@ -170,7 +144,7 @@ describe.concurrent('bridge CLI bad arguments', { timeout: 60_000 }, () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('fails without a command', async ({ expect }) => {
-    const res = await bridgeCli([], env);
+    const res = await runBridgeCli([], env);
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('no command given');
@@ -178,28 +152,28 @@ describe.concurrent('bridge CLI bad arguments', { timeout: 60_000 }, () => {
   });
 
   it('fails on an unknown command', async ({ expect }) => {
-    const res = await bridgeCli(['frobnicate'], env);
+    const res = await runBridgeCli(['frobnicate'], env);
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('unknown command: frobnicate');
   });
 
   it('fails on keys create without --email', async ({ expect }) => {
-    const res = await bridgeCli(['keys', 'create'], env);
+    const res = await runBridgeCli(['keys', 'create'], env);
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('--email is required');
   });
 
   it('fails on a bad email', async ({ expect }) => {
-    const res = await bridgeCli(['keys', 'create', '--email', 'not-an-email'], env);
+    const res = await runBridgeCli(['keys', 'create', '--email', 'not-an-email'], env);
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('"not-an-email" is not an email address');
   });
 
   it('fails on a bad --role', async ({ expect }) => {
-    const res = await bridgeCli(
+    const res = await runBridgeCli(
       ['members', 'add', '--org', 'org_x', '--email', 'a@example.com', '--role', 'OWNER'],
       env,
     );
@@ -209,7 +183,7 @@ describe.concurrent('bridge CLI bad arguments', { timeout: 60_000 }, () => {
   });
 
   it('fails on an unknown option', async ({ expect }) => {
-    const res = await bridgeCli(['keys', 'create', '--email', 'a@example.com', '--bogus'], env);
+    const res = await runBridgeCli(['keys', 'create', '--email', 'a@example.com', '--bogus'], env);
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/unknown option '--bogus'/i);

@@ -1,64 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BridgeData, newBridgeData, removeBridgeData } from '../../test/support/bridge-data';
+import {
+  type BridgeProcess,
+  type BridgeProcessOptions,
+  type Exit,
+  startBridgeProcess,
+} from '../../test/support/bridge-process';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const KEY = /bk_key_[A-Za-z0-9]{32}/;
-
-interface Running {
-  child: ChildProcess;
-  port: number;
-  stdout: () => string;
-  stderr: () => string;
-  /** Resolves with the exit code (or the signal name). */
-  exited: Promise<number | string>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Spawns the real server from its sources (tsx), with only the given environment. */
-function startServer(env: Record<string, string>, port: number): Running {
-  const child = spawn(TSX, ['server/src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    err += chunk;
-  });
-  const exited = new Promise<number | string>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
-  );
-  return { child, port, stdout: () => out, stderr: () => err, exited };
-}
-
-async function waitForOutput(running: Running, text: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!running.stdout().includes(text)) {
-    if (running.child.exitCode !== null) {
-      throw new Error(`server exited early:\n${running.stdout()}\n${running.stderr()}`);
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for "${text}"`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -72,22 +23,29 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 describe('the server process', () => {
-  let dataDir: string;
-  let first: Running;
+  let data: BridgeData;
+  let first: BridgeProcess;
   /** Started alongside the first server; it stops at once. */
-  let bad: Running;
-  const env = () => ({ NODE_ENV: 'development', BRIDGE_DATA_DIR: dataDir });
+  let bad: BridgeProcess;
+  /** The real server from its sources (tsx), with only the given environment. */
+  const fromSources = (env: Record<string, string> = {}): BridgeProcessOptions => ({
+    data,
+    entry: 'sources',
+    env: { NODE_ENV: 'development', ...env },
+    ready: { stdout: 'bridge listening on' },
+  });
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-process-'));
-    first = startServer(env(), await freePort());
-    bad = startServer({ ...env(), PORT: 'abc' }, 0);
-    await waitForOutput(first, 'bridge listening on');
+    data = newBridgeData();
+    [first, bad] = await Promise.all([
+      startBridgeProcess(fromSources()),
+      startBridgeProcess({ ...fromSources({ PORT: 'abc' }), ready: 'none' }),
+    ]);
   });
   afterAll(() => {
     first.child.kill('SIGKILL');
     bad.child.kill('SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    removeBridgeData(data);
   });
 
   describe('first start', () => {
@@ -121,7 +79,7 @@ describe('the server process', () => {
 
   describe('SIGTERM', () => {
     let inFlightStatus: number;
-    let exitCode: number | string;
+    let exit: Exit;
     let exitMs: number;
 
     beforeAll(async () => {
@@ -157,9 +115,9 @@ describe('the server process', () => {
         setTimeout(async () => {
           const started = Date.now();
           first.child.kill('SIGTERM');
-          await waitForOutput(first, 'shutting down');
+          await first.waitForOutput('shutting down');
           req.end(body.slice(10));
-          exitCode = await first.exited;
+          exit = await first.exited;
           exitMs = Date.now() - started;
         }, 300);
       });
@@ -173,7 +131,7 @@ describe('the server process', () => {
     });
 
     it('exits 0 within 10 s', () => {
-      expect(exitCode).toBe(0);
+      expect(exit.code).toBe(0);
       expect(exitMs).toBeLessThan(10_000);
     });
 
@@ -188,15 +146,13 @@ describe('the server process', () => {
   });
 
   describe('second start on the same data dir', () => {
-    let second: Running;
+    let second: BridgeProcess;
 
     beforeAll(async () => {
-      second = startServer(env(), await freePort());
-      await waitForOutput(second, 'bridge listening on');
+      second = await startBridgeProcess(fromSources());
     });
     afterAll(async () => {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     });
 
     it('prints no new key', () => {
@@ -219,7 +175,7 @@ describe('the server process', () => {
 
   describe('a bad variable', () => {
     it('exits with code 1', async () => {
-      expect(await bad.exited).toBe(1);
+      expect((await bad.exited).code).toBe(1);
     });
 
     it('names the variable on stderr', async () => {

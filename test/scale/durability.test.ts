@@ -3,13 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../../server/test/support/bridge';
 import {
   type BridgeData,
-  type BridgeProcess,
   createApiKey,
-  type Exit,
   newBridgeData,
   removeBridgeData,
-  startBridgeProcess,
-} from '../support/processes';
+} from '../support/bridge-data';
+import { type BridgeProcess, type Exit, startBridgeProcess } from '../support/bridge-process';
 
 const WORKERS = 12;
 const ACKS = 90;
@@ -44,7 +42,7 @@ describe.each(['sqlite', 'postgres'] as const)(
     beforeAll(async () => {
       database = engine === 'postgres' ? await createPgDatabase() : undefined;
       data = newBridgeData(database?.url);
-      bridge = await startBridgeProcess(data);
+      bridge = await startBridgeProcess({ data });
       ({ key } = await createApiKey(data));
       const res = await post('/api/public/organizations', { name: 'Durable' });
       expect(res.status).toBe(201);
@@ -104,7 +102,7 @@ describe.each(['sqlite', 'postgres'] as const)(
       };
       await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
       exit = await bridge.exited;
-      bridge = await startBridgeProcess(data);
+      bridge = await startBridgeProcess({ data });
     }, 90_000);
 
     afterAll(async () => {

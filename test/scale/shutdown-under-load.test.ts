@@ -5,13 +5,11 @@ import { openStore } from '../../server/src/store/db';
 import { createPgDatabase } from '../../server/test/support/bridge';
 import {
   type BridgeData,
-  type BridgeProcess,
   createApiKey,
-  type Exit,
   newBridgeData,
   removeBridgeData,
-  startBridgeProcess,
-} from '../support/processes';
+} from '../support/bridge-data';
+import { type BridgeProcess, type Exit, startBridgeProcess } from '../support/bridge-process';
 
 const WORKERS = 24;
 const LOAD_BEFORE_SIGTERM_MS = 1500;
@@ -82,9 +80,9 @@ describe.each(['sqlite', 'postgres'] as const)('SIGTERM under load on %s', (engi
   beforeAll(async () => {
     database = engine === 'postgres' ? await createPgDatabase() : undefined;
     data = newBridgeData(database?.url);
-    bridge = await startBridgeProcess(data, {
-      LOG_LEVEL: 'info',
-      BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+    bridge = await startBridgeProcess({
+      data,
+      env: { LOG_LEVEL: 'info', BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000' },
     });
     const { key } = await createApiKey(data);
     const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });

@@ -1,17 +1,17 @@
 import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PgServer, startPgServer } from '../support/pg-server';
 import {
   type BridgeData,
-  type BridgeProcess,
   createApiKey,
   newBridgeData,
   removeBridgeData,
-  startBridgeProcess,
-} from '../support/processes';
+} from '../support/bridge-data';
+import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
+import { type PgServer, startPgServer } from '../support/pg-server';
 
-// decisions.md: 503 "within 2 s". The pool's connect timeout is 1.5 s; a stopped server
-// refuses at once, so answers take milliseconds and the 2 s bound leaves a wide margin.
+// With the store down, requests get 503 within 2 s instead of hanging. The pool's connect
+// timeout is 1.5 s; a stopped server refuses at once, so answers take milliseconds and the 2 s
+// bound leaves a wide margin.
 const WITHIN_MS = 2000;
 
 interface Outcome {
@@ -85,7 +85,10 @@ describe('a bridge process whose PostgreSQL stops and comes back', () => {
     data = newBridgeData(pgServer.url);
     // No REDIS_URL: the rate limiter keeps its counters in this PostgreSQL too. Its limit is
     // raised so the request stream below (thousands in 3 s) meets faults, not the limit.
-    bridge = await startBridgeProcess(data, { BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000' });
+    bridge = await startBridgeProcess({
+      data,
+      env: { BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ key } = await createApiKey(data));
     const created = await timed(bridge, 'setup', 'POST', '/api/public/organizations', {
       token: key,

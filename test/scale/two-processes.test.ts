@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../../server/test/support/bridge';
 import {
   type BridgeData,
-  type BridgeProcess,
   createApiKey,
   newBridgeData,
   removeBridgeData,
-  startBridgeProcess,
-} from '../support/processes';
+} from '../support/bridge-data';
+import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const LIMIT = 20;
@@ -50,8 +49,8 @@ describe.each([
     data = newBridgeData(database.url);
     const env = { ...extraEnv, BRIDGE_RATE_LIMIT_PER_MINUTE: String(LIMIT) };
     // One after the other, so the second finds the migrations applied.
-    one = await startBridgeProcess(data, env);
-    two = await startBridgeProcess(data, env);
+    one = await startBridgeProcess({ data, env });
+    two = await startBridgeProcess({ data, env });
     const owner = await createApiKey(data);
     ids.push(owner.keyId);
     const res = await call(one, 'POST', '/api/public/organizations?include=jwtSecret', {

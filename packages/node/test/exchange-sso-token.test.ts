@@ -1,39 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { member, organization } from '../../../test/support/fixtures';
 import { BridgeError, BridgeSsoError, exchangeSsoToken } from '../src';
 
 const SESSION = {
   sessionToken: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
   expiresAt: '2026-03-01T12:15:00.000Z',
-  organization: {
-    id: 'org_0123456789ab',
-    name: 'Acme',
-    slug: 'acme',
-    customAiContext: null,
-    onboardingStatus: 'STARTED',
-    fullEmbedEnabled: false,
-    embedAllowedOrigins: ['https://app.acme.example'],
-    createdAt: '2026-03-01T11:00:00.000Z',
-    updatedAt: '2026-03-01T11:00:00.000Z',
-  },
-  member: {
-    id: 'mem_0123456789ab',
-    createdAt: '2026-03-01T11:30:00.000Z',
-    role: 'MEMBER',
-    userId: 'usr_0123456789ab',
-    organizationId: 'org_0123456789ab',
-    user: {
-      id: 'usr_0123456789ab',
-      fullName: 'Ada Lovelace',
-      firstName: 'Ada',
-      title: null,
-      avatarUrl: null,
-      email: 'ada@example.com',
-      isEmailVerified: false,
-      createdAt: '2026-03-01T11:30:00.000Z',
-    },
-  },
+  organization: organization(),
+  member: member({ role: 'MEMBER' }),
 };
 
 interface Seen {

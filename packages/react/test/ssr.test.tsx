@@ -1,26 +1,18 @@
 /** @vitest-environment node */
 import { createClient } from '@bridgekit/client';
-import { Member } from '@bridgekit/contract';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
+import { member } from '../../../test/support/fixtures';
 import { BridgeProvider, DataSourceForm, MemberCard, OrgPicker } from '../src';
 
 const ORG = 'org_0000000001';
-const member = Member.parse({
-  id: 'mem_0000000001',
-  createdAt: '2025-03-03T10:00:00.000Z',
+const grace = member({
   role: 'MEMBER',
-  userId: 'usr_0000000001',
-  organizationId: ORG,
   user: {
-    id: 'usr_0000000001',
     fullName: 'Grace Hopper',
     firstName: 'Grace',
-    title: null,
-    avatarUrl: null,
     email: 'grace@example.com',
     isEmailVerified: false,
-    createdAt: '2025-03-01T10:00:00.000Z',
   },
 });
 
@@ -36,8 +28,8 @@ describe('server rendering', () => {
 
     const html = renderToString(
       <BridgeProvider client={client} theme="auto">
-        <MemberCard member={member} />
-        <MemberCard orgId={ORG} memberId={member.id} />
+        <MemberCard member={grace} />
+        <MemberCard orgId={ORG} memberId={grace.id} />
         <OrgPicker defaultValue={null} />
         <DataSourceForm orgId={ORG} />
         <DataSourceForm orgId={ORG} dataSourceId="ds_0000000001" />
@@ -58,7 +50,7 @@ describe('server rendering', () => {
 
     const html = renderToString(
       <BridgeProvider baseUrl="https://bridge.test" getSessionToken={getSessionToken}>
-        <MemberCard orgId={ORG} memberId={member.id} />
+        <MemberCard orgId={ORG} memberId={grace.id} />
       </BridgeProvider>,
     );
 

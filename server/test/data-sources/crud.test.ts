@@ -2,7 +2,7 @@ import { DataSource, ErrorBody, pageOf } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
-/** Every field of public-api.md §2.2, plus the documented addition `storedSecrets`. */
+/** Every field of the public DataSource record, plus our addition `storedSecrets` (names only). */
 const RECORD_FIELDS = [
   'bigQueryProjectId',
   'createdAt',
@@ -81,7 +81,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       expect(DataSource.safeParse(res.body.data).success).toBe(true);
     });
 
-    it('returns every field of §2.2 (and storedSecrets), no other', async () => {
+    it('returns every field of the public record (and storedSecrets), no other', async () => {
       const res = await create(MINIMAL);
       expect(Object.keys(res.body.data).sort()).toEqual(RECORD_FIELDS);
     });

@@ -1,7 +1,7 @@
 import { ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { freePort } from '../support/pg-cluster';
 
 // Every secret a test sends carries this marker, so one search finds any of them.
 const MARK = 'LEAKCANARY';

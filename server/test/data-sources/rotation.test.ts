@@ -1,20 +1,16 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { SECRET_FIELDS } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, runBridgeCli } from '../../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { keyIdOf } from '../../src/domain/secret-box';
 import { sealedColumn } from '../../src/domain/serialize';
 import type { Db } from '../../src/store/db';
 import { createPgDatabase, ENGINES } from '../support/bridge';
 import { newSecretKey, type OpenedBridge, openBridge } from './support';
-
-const run = promisify(execFile);
-const BRIDGE_BIN = path.resolve(import.meta.dirname, '../../../node_modules/.bin/bridge');
 
 const SECRETS_FULL = {
   password: 'pw-rot-full-1',
@@ -69,9 +65,9 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   const storedBefore = new Map<string, string[]>();
   const sentSecrets = new Map<string, Record<string, string>>();
   let jwtSecretReadWithPrevious: string;
-  let rotateOutput: { stdout: string; stderr: string };
-  let secondRunOutput: { stdout: string; stderr: string };
-  let failedRun: { code?: number | null; stderr?: string } | undefined;
+  let rotateOutput: CliResult;
+  let secondRunOutput: CliResult;
+  let failedRun: CliResult;
   let sealedBefore: SealedValue[];
   let sealedAfterFirstRun: SealedValue[];
   let sealedAfterFailedRun: SealedValue[];
@@ -79,8 +75,6 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   let withK1: OpenedBridge;
 
   const cliEnv = (current: string, previous?: string) => ({
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'test',
     BRIDGE_DATA_DIR: dataDir,
     ...(database ? { DATABASE_URL: database.url } : {}),
     BRIDGE_SECRET_KEY: current,
@@ -88,7 +82,7 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
     BRIDGE_SESSION_SECRET: sessionSecret,
   });
   const rotate = (current: string, previous?: string) =>
-    run(BRIDGE_BIN, ['secrets', 'rotate'], { env: cliEnv(current, previous), timeout: 30_000 });
+    runBridgeCli(['secrets', 'rotate'], cliEnv(current, previous), 30_000);
   const open = (secretKey: string, previousKey?: string) =>
     openBridge({
       dataDir,
@@ -154,13 +148,7 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
     withK1 = await open(k1);
     sealedAfterFirstRun = await sealedValues(withK2.deps.store.db);
     // Both change nothing, so they can run side by side (the CLI takes seconds to start).
-    [secondRunOutput, failedRun] = await Promise.all([
-      rotate(k2, k1),
-      rotate(newSecretKey()).then(
-        () => ({ code: 0 }),
-        (error: { code?: number | null; stderr?: string }) => error,
-      ),
-    ]);
+    [secondRunOutput, failedRun] = await Promise.all([rotate(k2, k1), rotate(newSecretKey())]);
     sealedAfterFailedRun = await sealedValues(withK2.deps.store.db);
   });
 
@@ -257,8 +245,8 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   });
 
   it('fails with exit code 1 when a value cannot be opened with the keys given', () => {
-    expect(failedRun?.code).toBe(1);
-    expect(failedRun?.stderr).toMatch(/cannot decrypt/);
+    expect(failedRun.code).toBe(1);
+    expect(failedRun.stderr).toMatch(/cannot decrypt/);
   });
 
   it('changes nothing when it fails', () => {

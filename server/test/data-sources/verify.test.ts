@@ -1,7 +1,8 @@
 import { ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { connectionOf, type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 let cluster: PgCluster;
 
@@ -12,14 +13,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const rightBody = () => ({
-  dialect: 'POSTGRES',
-  host: cluster.host,
-  port: cluster.port,
-  username: cluster.user,
-  password: cluster.password,
-  databaseName: cluster.database,
-});
 const WRONG_PASSWORD = 'pw-WRONG-verify-5m2x';
 
 describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
@@ -54,13 +47,13 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
   afterAll(() => bridge.stop());
 
   it('answers 200 {data:{success:true}} for the right password (TLS by default)', async () => {
-    const res = await verify(rightBody());
+    const res = await verify(connectionOf(cluster));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { success: true } });
   });
 
   it('answers 422 VerificationFailed on username and password for a wrong password', async () => {
-    const res = await verify({ ...rightBody(), password: WRONG_PASSWORD });
+    const res = await verify({ ...connectionOf(cluster), password: WRONG_PASSWORD });
     expect(res.status).toBe(422);
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('VerificationFailed');
@@ -68,7 +61,7 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
   });
 
   it('answers 422 on databaseName for a database that does not exist', async () => {
-    const res = await verify({ ...rightBody(), databaseName: 'no_such_database' });
+    const res = await verify({ ...connectionOf(cluster), databaseName: 'no_such_database' });
     expect(res.status).toBe(422);
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('VerificationFailed');
@@ -76,7 +69,7 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
   });
 
   it('answers 422 on port when the connection is refused', async () => {
-    const res = await verify({ ...rightBody(), port: await freePort() });
+    const res = await verify({ ...connectionOf(cluster), port: await freePort() });
     expect(res.status).toBe(422);
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('VerificationFailed');
@@ -84,7 +77,7 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
   });
 
   it('answers 400 ValidationError on dialect when dialect is missing', async () => {
-    const { dialect: _, ...body } = rightBody();
+    const { dialect: _, ...body } = connectionOf(cluster);
     const res = await verify(body);
     expect(res.status).toBe(400);
     const error = ErrorBody.parse(res.body).error;
@@ -93,36 +86,36 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
   });
 
   it('answers 400 ValidationError on an unknown field (displayName is not a verify field)', async () => {
-    const res = await verify({ ...rightBody(), displayName: 'Not here' });
+    const res = await verify({ ...connectionOf(cluster), displayName: 'Not here' });
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
     expect(res.body.error.fieldErrors).toHaveProperty('displayName');
   });
 
   it('answers 400 on port for port 65536, without connecting', async () => {
-    const res = await verify({ ...rightBody(), port: 65536 });
+    const res = await verify({ ...connectionOf(cluster), port: 65536 });
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
     expect(Object.keys(res.body.error.fieldErrors)).toEqual(['port']);
   });
 
   it('answers 403 Forbidden to a MEMBER', async () => {
-    const res = await verify(rightBody(), member.key);
+    const res = await verify(connectionOf(cluster), member.key);
     expect(res.status).toBe(403);
     expect(ErrorBody.parse(res.body).error.title).toBe('Forbidden');
   });
 
   it('creates and changes nothing (the list stays the same)', async () => {
     const before = await bridge.request('GET', base(), { key: admin.key });
-    await verify(rightBody());
-    await verify({ ...rightBody(), password: WRONG_PASSWORD });
+    await verify(connectionOf(cluster));
+    await verify({ ...connectionOf(cluster), password: WRONG_PASSWORD });
     const after = await bridge.request('GET', base(), { key: admin.key });
     expect(after.status).toBe(200);
     expect(after.body).toEqual(before.body);
   });
 
   it('puts neither password in the failure response nor in any log line', async () => {
-    const res = await verify({ ...rightBody(), password: WRONG_PASSWORD });
+    const res = await verify({ ...connectionOf(cluster), password: WRONG_PASSWORD });
     expect(res.status).toBe(422);
     const logs = bridge.logs.join('\n');
     for (const secret of [WRONG_PASSWORD, cluster.password]) {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { ErrorTitle, type RouteDef, statusOf } from '@bridgekit/contract';
 import { createSsoToken } from '@bridgekit/node';
 import fc from 'fast-check';
+import { freePort } from '../../../test/support/free-port';
 import { type Engine, startBridge, type TestBridge, type TestResponse } from '../support/bridge';
-import { freePort } from '../support/pg-cluster';
 import type { WireBody } from './mutations';
 import { MARK, type Overrides } from './schema-arbitraries';
 
@@ -198,7 +198,10 @@ export const fuzzParameters = (numRuns: number): fc.Parameters<unknown> => ({
   ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
 });
 
-/** Host spellings that stay on this machine without asking DNS (decisions.md encodings). */
+/**
+ * Host spellings that stay on this machine without asking DNS: the network policy judges an
+ * address by what it is, however it is written (`0x7f.1`, `2130706433`, `::ffff:127.0.0.1`).
+ */
 const LOCAL_HOSTS = [
   '127.0.0.1',
   'localhost',

@@ -3,7 +3,10 @@ import { Organization } from '@bridgekit/contract';
 import { type JWTPayload, SignJWT } from 'jose';
 import { createPgDatabase, startBridge, type TestBridge } from '../support/bridge';
 
-/** The one detail every rejected SSO token gets (decisions.md, "SSO"). */
+/**
+ * The one detail every rejected SSO token gets (bad signature or algorithm, missing claim,
+ * unknown organization…), so a caller cannot tell which check failed.
+ */
 export const SSO_DETAIL = 'Invalid or expired SSO token';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { appendFile, chmod, chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../../../test/support/free-port';
 
 const run = promisify(execFile);
 
@@ -24,6 +24,17 @@ export interface PgCluster {
   stop(): Promise<void>;
 }
 
+/** The cluster's password role and database as data-source connection fields (verify, create). */
+export const connectionOf = (cluster: PgCluster) =>
+  ({
+    dialect: 'POSTGRES',
+    host: cluster.host,
+    port: cluster.port,
+    username: cluster.user,
+    password: cluster.password,
+    databaseName: cluster.database,
+  }) as const;
+
 /** The newest installed PostgreSQL (Debian layout: /usr/lib/postgresql/<major>/bin). */
 function pgBin(name: string): string {
   const majors = readdirSync('/usr/lib/postgresql')
@@ -31,15 +42,6 @@ function pgBin(name: string): string {
     .sort((a, b) => Number(b) - Number(a));
   if (majors.length === 0) throw new Error('PostgreSQL server binaries not found');
   return `/usr/lib/postgresql/${majors[0]}/bin/${name}`;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 async function postgresIds(): Promise<{ uid: number; gid: number }> {

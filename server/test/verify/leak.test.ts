@@ -1,8 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { verifyConnection } from '../../src/verify/verify';
-import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 let db: PgCluster;
 let silent: Server;

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { verifyConnection } from '../../src/verify/verify';
-import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { connectionOf, type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 const options = { timeoutMs: 5000, allowPrivateNetworks: true };
 
@@ -19,16 +20,6 @@ afterAll(async () => {
   await Promise.all([tls?.stop(), plain?.stop()]);
 });
 
-const body = (cluster: PgCluster) =>
-  ({
-    dialect: 'POSTGRES',
-    host: cluster.host,
-    port: cluster.port,
-    username: cluster.user,
-    password: cluster.password,
-    databaseName: cluster.database,
-  }) as const;
-
 function expectNoSecret(outcome: unknown, ...secrets: string[]) {
   const json = JSON.stringify(outcome);
   for (const secret of secrets) expect(json).not.toContain(secret);
@@ -36,21 +27,21 @@ function expectNoSecret(outcome: unknown, ...secrets: string[]) {
 
 describe('verifyConnection with PostgreSQL', () => {
   it('succeeds over TLS with the right password (sslEnabled defaults to true)', async () => {
-    await expect(verifyConnection(body(tls), options)).resolves.toEqual({ ok: true });
+    await expect(verifyConnection(connectionOf(tls), options)).resolves.toEqual({ ok: true });
   });
 
   it('succeeds with the host given as a name (TLS servername)', async () => {
-    const outcome = await verifyConnection({ ...body(tls), host: 'localhost' }, options);
+    const outcome = await verifyConnection({ ...connectionOf(tls), host: 'localhost' }, options);
     expect(outcome).toEqual({ ok: true });
   });
 
   it('succeeds without SSL when sslEnabled is false', async () => {
-    const outcome = await verifyConnection({ ...body(plain), sslEnabled: false }, options);
+    const outcome = await verifyConnection({ ...connectionOf(plain), sslEnabled: false }, options);
     expect(outcome).toEqual({ ok: true });
   });
 
   it('reports sslEnabled when the server does not accept SSL', async () => {
-    const outcome = await verifyConnection({ ...body(plain), sslEnabled: true }, options);
+    const outcome = await verifyConnection({ ...connectionOf(plain), sslEnabled: true }, options);
     expect(outcome).toEqual({
       ok: false,
       reason: 'ssl-unsupported',
@@ -61,7 +52,10 @@ describe('verifyConnection with PostgreSQL', () => {
   });
 
   it('reports username and password for a wrong password', async () => {
-    const outcome = await verifyConnection({ ...body(tls), password: 'wrong-secret-1' }, options);
+    const outcome = await verifyConnection(
+      { ...connectionOf(tls), password: 'wrong-secret-1' },
+      options,
+    );
     expect(outcome).toEqual({
       ok: false,
       reason: '28P01',
@@ -73,7 +67,7 @@ describe('verifyConnection with PostgreSQL', () => {
 
   it('reports username and password for an unknown user', async () => {
     const outcome = await verifyConnection(
-      { ...body(plain), sslEnabled: false, username: 'nobody' },
+      { ...connectionOf(plain), sslEnabled: false, username: 'nobody' },
       options,
     );
     expect(outcome).toMatchObject({ ok: false, reason: '28P01' });
@@ -84,7 +78,7 @@ describe('verifyConnection with PostgreSQL', () => {
   });
 
   it('reports username and password when the server wants a password and none is given', async () => {
-    const { password: _omitted, ...withoutPassword } = body(tls);
+    const { password: _omitted, ...withoutPassword } = connectionOf(tls);
     const outcome = await verifyConnection(withoutPassword, options);
     expect(outcome).toMatchObject({ ok: false, reason: 'no-password' });
     expect(Object.keys(outcome.ok ? {} : outcome.fieldErrors).sort()).toEqual([
@@ -94,7 +88,10 @@ describe('verifyConnection with PostgreSQL', () => {
   });
 
   it('reports databaseName for an unknown database', async () => {
-    const outcome = await verifyConnection({ ...body(tls), databaseName: 'no_such_db' }, options);
+    const outcome = await verifyConnection(
+      { ...connectionOf(tls), databaseName: 'no_such_db' },
+      options,
+    );
     expect(outcome).toEqual({
       ok: false,
       reason: '3D000',
@@ -105,14 +102,14 @@ describe('verifyConnection with PostgreSQL', () => {
   });
 
   it('defaults the database to the username', async () => {
-    const outcome = await verifyConnection({ ...body(tls), databaseName: null }, options);
+    const outcome = await verifyConnection({ ...connectionOf(tls), databaseName: null }, options);
     // The role exists, a database named after it does not.
     expect(outcome).toMatchObject({ ok: false, reason: '3D000' });
   });
 
   it('reports port when the connection is refused', async () => {
     const port = await freePort();
-    const outcome = await verifyConnection({ ...body(tls), port }, options);
+    const outcome = await verifyConnection({ ...connectionOf(tls), port }, options);
     expect(outcome).toEqual({
       ok: false,
       reason: 'ECONNREFUSED',
@@ -123,7 +120,7 @@ describe('verifyConnection with PostgreSQL', () => {
   });
 
   it('reports host when the name does not resolve', async () => {
-    const outcome = await verifyConnection({ ...body(tls), host: 'nope.invalid' }, options);
+    const outcome = await verifyConnection({ ...connectionOf(tls), host: 'nope.invalid' }, options);
     expect(outcome).toEqual({
       ok: false,
       reason: expect.stringMatching(/^(ENOTFOUND|EAI_AGAIN)$/),
@@ -147,7 +144,7 @@ describe('verifyConnection with PostgreSQL', () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     it('reports host without sslEnabled when the SSL answer is not N', async () => {
-      const outcome = await verifyConnection({ ...body(tls), port }, options);
+      const outcome = await verifyConnection({ ...connectionOf(tls), port }, options);
       expect(outcome).toMatchObject({ ok: false });
       expect(Object.keys(outcome.ok ? {} : outcome.fieldErrors)).toEqual(['host']);
     });

@@ -1,8 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port';
 import { verifyConnection } from '../../src/verify/verify';
-import { freePort, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { type PgCluster, startPgCluster } from '../support/pg-cluster';
 import { type Sshd, startSshd } from '../support/sshd';
 
 const options = { timeoutMs: 8000, allowPrivateNetworks: true };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSsoToken, type SsoUser } from '@bridgekit/node';
 import type { Bundle } from './host-bundle';
 import { readBody, send, startHttpServer, type TestServer } from './http-server';
@@ -24,6 +24,18 @@ const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
 
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+
+/** A "Reports" page of the host that frames `src`. */
+const framing = (res: ServerResponse, src: string) =>
+  send(
+    res,
+    200,
+    'text/html; charset=utf-8',
+    page(
+      'Reports',
+      `<h1>Reports</h1><iframe title="Bridgekit" src="${attr(src)}" width="1100" height="900"></iframe>`,
+    ),
+  );
 
 /**
  * A host site on `http://localhost:<port>`: its "backend" signs SSO tokens for its signed-in user
@@ -78,27 +90,9 @@ export async function startHostSite(options: HostSiteOptions): Promise<HostSite>
       });
       send(res, upstream.status, 'application/json', await upstream.text());
     } else if (route === 'GET /embed-host') {
-      const src = `${bridgeUrl}/api/sso/jwt?jwt=${encodeURIComponent(await sign())}`;
-      send(
-        res,
-        200,
-        'text/html; charset=utf-8',
-        page(
-          'Reports',
-          `<h1>Reports</h1><iframe title="Bridgekit" src="${attr(src)}" width="1100" height="900"></iframe>`,
-        ),
-      );
+      framing(res, `${bridgeUrl}/api/sso/jwt?jwt=${encodeURIComponent(await sign())}`);
     } else if (route === 'GET /embed-direct') {
-      const src = `${bridgeUrl}/embed/orgs/${encodeURIComponent(org().slug)}`;
-      send(
-        res,
-        200,
-        'text/html; charset=utf-8',
-        page(
-          'Reports',
-          `<h1>Reports</h1><iframe title="Bridgekit" src="${attr(src)}" width="1100" height="900"></iframe>`,
-        ),
-      );
+      framing(res, `${bridgeUrl}/embed/orgs/${encodeURIComponent(org().slug)}`);
     } else {
       send(res, 404, 'text/plain', 'not found');
     }

@@ -1,10 +1,11 @@
 import { createClient } from '@bridgekit/client';
-import { DataSource } from '@bridgekit/contract';
+import type { DataSource } from '@bridgekit/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { dataSource } from '../../../../test/support/fixtures';
 import { BridgeProvider } from '../provider/bridge-provider';
 import { DataSourceForm } from './data-source-form';
 
@@ -14,39 +15,13 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const ORG = 'org_0000000001';
 const BASE = `/api/public/organizations/${ORG}/data-sources`;
-const warehouse = DataSource.parse({
-  id: 'ds_0000000001',
+const warehouse = dataSource({
   displayName: 'Warehouse',
-  description: null,
-  dialect: 'POSTGRES',
   databaseName: 'analytics',
   username: 'reader',
   host: 'db.example.com',
   port: 5432,
-  sslEnabled: true,
-  sslCustomCertificatesEnabled: false,
-  sshEnabled: false,
-  sshHost: null,
-  sshPort: null,
-  sshUsername: null,
-  bigQueryProjectId: null,
-  spannerInstanceId: null,
-  snowflakeAccountId: null,
-  snowflakeWarehouse: null,
-  snowflakeRole: null,
-  lastSuccessfulSyncAt: null,
-  lastSyncStatus: 'PENDING',
-  lastSyncAttemptAt: null,
-  hasCompletedFirstSync: false,
-  syncErrorMessage: null,
-  lastHealthyAt: null,
-  lastHealthStatus: null,
-  lastHealthCheckAttemptAt: null,
-  isDemo: false,
-  isServiceWarehouse: false,
   storedSecrets: ['password'],
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
 });
 
 const json = (status: number, body: unknown) =>

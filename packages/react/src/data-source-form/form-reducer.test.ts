@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { warehouse } from '../../../../stories/fixtures';
+import { warehouse } from '../../../../test/support/fixtures';
 import { deriveForm, type FormState, formReducer, initialFormState } from './form-reducer';
 
 const edit = (state: FormState, field: 'host' | 'displayName', value: string) =>

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, type Handlers, ok, paginate } from '../../../../stories/fake-bridge';
-import { ada, grace, ORG_ID, tunnelled, warehouse } from '../../../../stories/fixtures';
+import { ada, grace, ORG_ID, tunnelled, warehouse } from '../../../../test/support/fixtures';
 import { EmbedApp, readEmbedConfig } from './embed-app';
 import { embedSessionToken } from './embed-session';
 

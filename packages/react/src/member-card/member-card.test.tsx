@@ -1,26 +1,21 @@
 import { createClient } from '@bridgekit/client';
-import { Member } from '@bridgekit/contract';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { member } from '../../../../test/support/fixtures';
 import { BridgeProvider } from '../provider/bridge-provider';
 import { MemberCard } from './member-card';
 
 afterEach(cleanup);
 
 const ORG = 'org_0000000001';
-const ada = Member.parse({
-  id: 'mem_0000000001',
+const ada = member({
   createdAt: '2025-03-03T10:00:00.000Z',
   role: 'ADMIN',
-  userId: 'usr_0000000001',
-  organizationId: ORG,
   user: {
-    id: 'usr_0000000001',
     fullName: 'Ada Lovelace',
-    firstName: 'Ada',
     title: 'Analyst',
     avatarUrl: 'https://img.test/ada.png',
     email: 'ada@example.com',

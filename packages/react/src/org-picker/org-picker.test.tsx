@@ -1,10 +1,11 @@
 import { createClient } from '@bridgekit/client';
-import { Organization } from '@bridgekit/contract';
+import type { Organization } from '@bridgekit/contract';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { organization } from '../../../../test/support/fixtures';
 import { BridgeProvider } from '../provider/bridge-provider';
 import { OrgPicker } from './org-picker';
 
@@ -13,16 +14,10 @@ afterEach(cleanup);
 vi.setConfig({ testTimeout: 20_000 });
 
 const org = (n: number, name: string) =>
-  Organization.parse({
+  organization({
     id: `org_${String(n).padStart(10, '0')}`,
     name,
     slug: name.toLowerCase().replace(/\W+/g, '-'),
-    customAiContext: null,
-    onboardingStatus: 'COMPLETED',
-    fullEmbedEnabled: false,
-    embedAllowedOrigins: [],
-    createdAt: '2025-01-01T00:00:00.000Z',
-    updatedAt: '2025-01-01T00:00:00.000Z',
   });
 const acme = org(1, 'Acme');
 const globex = org(2, 'Globex');
