@@ -83,8 +83,9 @@ export function fakeFetch(handlers: Handlers): FetchLike {
         reply =
           typeof handler === 'function' ? handler({ params, query: searchParams, body }) : handler;
       }
-      if (reply.status < 400) route.response.parse(reply.body);
-      else ErrorBody.parse(reply.body);
+      if (reply.status < 400) {
+        if ('response' in route) route.response.parse(reply.body);
+      } else ErrorBody.parse(reply.body);
       return new Response(JSON.stringify(reply.body), {
         status: reply.status,
         headers: {

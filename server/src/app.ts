@@ -14,6 +14,7 @@ import { embedRoutes } from './routes/embed';
 import { memberRoutes } from './routes/members';
 import { organizationRoutes } from './routes/organizations';
 import { serviceRoutes } from './routes/service';
+import { sessionRoutes } from './routes/sessions';
 import { ssoRoutes } from './routes/sso';
 
 // The kit's full-embed bundle (`npm run build:embed`): the same path from src/app.ts and dist/main.js.
@@ -34,6 +35,7 @@ export function createApp(deps: Deps): Express {
   const router = express.Router();
   // The router tries routes in this order, so the hottest come first (no two paths overlap).
   ssoRoutes(router, deps, mw);
+  sessionRoutes(router, deps, mw);
   organizationRoutes(router, deps, mw);
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);

@@ -70,7 +70,12 @@ export async function bootstrap(
     store,
     log,
     secretBox,
-    sessions: createSessionTokens({ key: sessionKey, now }),
+    sessions: createSessionTokens({
+      key: sessionKey,
+      ttlSeconds: config.sessionTtlSeconds,
+      maxAgeSeconds: config.sessionMaxAgeSeconds,
+      now,
+    }),
     replay: redis ? redisReplayGuard(redis, now) : storeReplayGuard(store, now),
     now,
   };

@@ -10,6 +10,14 @@ const int = (min: number, max: number) =>
     .regex(/^[0-9]+$/, { error: 'must be a whole number' })
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
+// Hours as a decimal (`12`, `0.5`), so tests can shorten the limit to seconds.
+const hours = z
+  .string()
+  .regex(/^[0-9]+(\.[0-9]+)?$/, { error: 'must be a number of hours, e.g. 12 or 0.5' })
+  .transform(Number)
+  .pipe(
+    z.number().gt(0, { error: 'must be more than 0' }).max(720, { error: 'must be at most 720' }),
+  );
 const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, {
   error: 'must be 32 bytes, base64-encoded',
 });
@@ -36,6 +44,8 @@ const Env = z.object({
   BRIDGE_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(600),
   BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(30),
   BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(300),
+  BRIDGE_SESSION_TTL_SECONDS: int(10, 86_400).default(900),
+  BRIDGE_EMBED_SESSION_MAX_HOURS: hours.default(12),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
@@ -63,6 +73,8 @@ export type Config = Readonly<{
   verifyRateLimitPerMinute: number;
   ssoRateLimitPerMinute: number;
   rateLimitStore: 'auto' | 'memory' | 'store' | 'redis';
+  sessionTtlSeconds: number;
+  sessionMaxAgeSeconds: number;
   redisUrl: string | undefined;
 }>;
 
@@ -111,6 +123,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verifyRateLimitPerMinute: e.BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE,
     ssoRateLimitPerMinute: e.BRIDGE_SSO_RATE_LIMIT_PER_MINUTE,
     rateLimitStore: e.BRIDGE_RATE_LIMIT_STORE,
+    sessionTtlSeconds: e.BRIDGE_SESSION_TTL_SECONDS,
+    sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),
     redisUrl: e.REDIS_URL,
   });
 }

@@ -3,8 +3,9 @@ import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
 import type { Limiter } from './http/rate-limit';
 import type { ReplayGuard } from './sso/replay';
-import type { SessionTokens } from './sso/session-token';
+import type { SessionClaims, SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
+import type { OrganizationWithRole } from './store/organizations';
 
 /** Everything a request handler may use; built once in main.ts (or by a test). */
 export interface Deps {
@@ -22,4 +23,14 @@ export interface Deps {
 
 export type Principal =
   | { kind: 'apiKey'; userId: string; keyId: string }
-  | { kind: 'session'; userId: string; orgId: string; memberId: string; role: 'ADMIN' | 'MEMBER' };
+  | {
+      kind: 'session';
+      userId: string;
+      orgId: string;
+      memberId: string;
+      /** The membership's role now (from the store), not the one at sign-in. */
+      role: 'ADMIN' | 'MEMBER';
+      session: SessionClaims;
+      /** The session's organization with that role, read while authenticating. */
+      org: OrganizationWithRole;
+    };

@@ -147,11 +147,11 @@ describe('a bridge process whose PostgreSQL stops and comes back', () => {
       expect(slowest.ms, slowest.name).toBeLessThan(WITHIN_MS);
     });
 
-    it('answers 503 from the PostgreSQL rate limiter too, never 500', () => {
-      // A session is verified without the store, so its request reaches the limiter first.
+    it('answers a session 503 too, never 500', () => {
+      // A session's request checks its membership in the store before the rate limiter.
       const session = outcomes.filter((o) => o.name.includes('(session)'));
       expect(session.map((o) => o.status)).toEqual(Array(session.length).fill(503));
-      expect(bridge.stdout()).toContain('Rate limit store unavailable');
+      expect(bridge.stdout()).toContain('The store is unavailable');
       expect(bridge.stdout()).not.toContain('unhandled error');
     });
 

@@ -60,6 +60,8 @@ export function createClient(options: ClientOptions, fetch?: FetchLike): BridgeC
         );
       }
 
+      // 204 No Content (logout) has no body to read.
+      if (response.status === 204) return undefined;
       if (response.ok) return readJson(response);
       const error = await toBridgeError(response);
 

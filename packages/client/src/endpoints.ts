@@ -36,4 +36,7 @@ export const endpoints = {
   updateDataSource: ['patch', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
   deleteDataSource: ['delete', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
   ssoExchange: ['post', '/api/sso/jwt', 'none'],
+  ssoSession: ['get', '/api/sso/session', 'bearer'],
+  ssoRefresh: ['post', '/api/sso/session/refresh', 'bearer'],
+  ssoLogout: ['post', '/api/sso/logout', 'bearer'],
 } as const satisfies { [K in ClientRouteId]: Endpoint<K> };

@@ -20,12 +20,12 @@ export type RouteInput<K extends ClientRouteId> = ParamsIn<Routes[K]> &
   BodyIn<Routes[K]> &
   CallOptions;
 
-/** What a call resolves to: the parsed type of the route's response schema. */
+/** What a call resolves to: the parsed type of the route's response schema (void for 204). */
 export type RouteOutput<K extends ClientRouteId> = Routes[K] extends {
   response: infer S extends z.ZodType;
 }
   ? z.infer<S>
-  : never;
+  : undefined;
 
 type Method<K extends ClientRouteId> =
   // Routes without required inputs can be called without an argument.

@@ -16,7 +16,14 @@ import {
   OrganizationQuery,
   OrgParams,
 } from './organization';
-import { EmbedSession, SsoBrowserQuery, SsoExchangeBody, SsoSession } from './sso';
+import {
+  EmbedSession,
+  RenewedSession,
+  SessionInfo,
+  SsoBrowserQuery,
+  SsoExchangeBody,
+  SsoSession,
+} from './sso';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 export type StaticContentType = 'text/javascript' | 'text/css';
@@ -218,6 +225,38 @@ export const routes = {
       'TooManyRequests',
       'ServiceUnavailable',
     ],
+  },
+  ssoSession: {
+    method: 'get',
+    path: '/api/sso/session',
+    summary:
+      'The calling session (session token only): its member with the current role, its organization and when it ends',
+    tag: 'SSO',
+    auth: 'bearer',
+    status: 200,
+    response: dataOf(SessionInfo),
+    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+  },
+  ssoRefresh: {
+    method: 'post',
+    path: '/api/sso/session/refresh',
+    summary:
+      'Renew the calling session (session token only): a new token for the same session, never past its absolute limit',
+    tag: 'SSO',
+    auth: 'bearer',
+    status: 200,
+    response: dataOf(RenewedSession),
+    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+  },
+  ssoLogout: {
+    method: 'post',
+    path: '/api/sso/logout',
+    summary:
+      'End the calling session on every instance (session token as bearer, or the full-embed cookie with X-Bridgekit-Embed: 1)',
+    tag: 'SSO',
+    auth: 'bearer',
+    status: 204,
+    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
   },
   embedPage: {
     method: 'get',

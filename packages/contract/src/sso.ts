@@ -32,7 +32,10 @@ export type SsoClaims = z.infer<typeof SsoClaims>;
 
 export const SsoSession = z.object({
   sessionToken: z.string(),
+  /** When this token stops working; renew before then (`POST /api/sso/session/refresh`). */
   expiresAt: Timestamp,
+  /** When renewals stop: the sign-in plus BRIDGE_EMBED_SESSION_MAX_HOURS. */
+  absoluteExpiresAt: Timestamp,
   organization: Organization,
   member: Member,
 });
@@ -42,7 +45,31 @@ export type SsoSession = z.infer<typeof SsoSession>;
 export const EmbedSession = z.object({
   sessionToken: z.string(),
   expiresAt: Timestamp,
+  absoluteExpiresAt: Timestamp,
   organizationId: z.string(),
   memberId: z.string(),
 });
 export type EmbedSession = z.infer<typeof EmbedSession>;
+
+/** `kit`: from `POST /api/sso/jwt`; `embed`: from the full-embed sign-in (`GET /api/sso/jwt`). */
+export const SessionKind = z.enum(['kit', 'embed']);
+export type SessionKind = z.infer<typeof SessionKind>;
+
+/** The calling session as the bridge sees it now: the member's current role, the limits. */
+export const SessionInfo = z.object({
+  kind: SessionKind,
+  signedInAt: Timestamp,
+  expiresAt: Timestamp,
+  absoluteExpiresAt: Timestamp,
+  organization: Organization,
+  member: Member,
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+/** The next token of the same session: a fresh expiry, never past `absoluteExpiresAt`. */
+export const RenewedSession = z.object({
+  sessionToken: z.string(),
+  expiresAt: Timestamp,
+  absoluteExpiresAt: Timestamp,
+});
+export type RenewedSession = z.infer<typeof RenewedSession>;

@@ -7,6 +7,7 @@ import { BridgeError, BridgeSsoError, exchangeSsoToken } from '../src';
 const SESSION = {
   sessionToken: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
   expiresAt: '2026-03-01T12:15:00.000Z',
+  absoluteExpiresAt: '2026-03-02T00:00:00.000Z',
   organization: organization(),
   member: member({ role: 'MEMBER' }),
 };

@@ -11,7 +11,10 @@ export async function orgAccess(
   principal: Principal,
   orgId: string,
 ): Promise<OrganizationWithRole> {
-  if (principal.kind === 'session' && principal.orgId !== orgId) throw orgNotFound();
+  if (principal.kind === 'session') {
+    if (principal.orgId !== orgId) throw orgNotFound();
+    return principal.org;
+  }
   const org = await findOrganizationForUser(deps.store.db, orgId, principal.userId);
   if (!org) throw orgNotFound();
   return org;

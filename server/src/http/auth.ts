@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
+import { liveSession } from '../sso/session-access';
 import type { SessionClaims } from '../sso/session-token';
 import { lookUpApiKey, touchApiKey } from '../store/api-keys';
 
@@ -55,16 +56,22 @@ export async function authenticate(deps: Deps, req: Request, res: Response): Pro
     limiter.enforce(found.rateLimit, res);
     return { kind: 'apiKey', userId: key.userId, keyId: key.id };
   }
-  const session = await requestSession(deps, req, token);
-  if (!session) throw unauthorized();
-  await deps.limits.api.hit(`session:${session.memberId}`, res);
-  return { kind: 'session', ...session };
+  const claims = await requestSession(deps, req, token);
+  const live = claims ? await liveSession(deps, claims) : null;
+  if (!live) throw unauthorized();
+  await deps.limits.api.hit(`session:${live.claims.memberId}`, res);
+  const { memberId, userId, orgId } = live.claims;
+  const role = live.org.role as 'ADMIN' | 'MEMBER';
+  return { kind: 'session', userId, orgId, memberId, role, session: live.claims, org: live.org };
 }
 
 /** Middleware for every `/api/public/*` route that needs a key or session. */
 export function bearerAuth(deps: Deps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     req.principal = await authenticate(deps, req, res);
+    // A browser origin that is not allowed gets nothing done, whatever the credential.
+    if (req.originRefused)
+      throw new ApiError('Forbidden', 'Origin not allowed for this organization');
     next();
   };
 }

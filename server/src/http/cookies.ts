@@ -14,3 +14,6 @@ export function readCookie(header: string | undefined, name: string): string | u
 export function sessionCookie(token: string, maxAgeSeconds: number): string {
   return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=None; Partitioned`;
 }
+
+/** Removes the full-embed session cookie (logout). */
+export const clearSessionCookie = () => sessionCookie('', 0);

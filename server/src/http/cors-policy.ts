@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { looksLikeApiKey } from '../domain/api-keys';
 import type { OriginPolicy } from '../embed-origins';
@@ -24,8 +23,8 @@ function decodePathSegment(segment: string): string | undefined {
  * embed session) decides whether its origin is allowed. A preflight carries no token, so
  * without an organization in the path it asks whether any organization allows the origin; the
  * real request is then checked against its own. The SSO exchange decides in its route, once
- * it knows the token's organization. An embed session only works from its organization's
- * origins: anything else is refused outright.
+ * it knows the token's organization. Authentication then refuses (403) any credential, key or
+ * session, used from an origin this does not allow.
  */
 export function embedCorsPolicy(deps: Deps, origins: OriginPolicy): CorsOptions['allowOrigin'] {
   return async (origin: string, req: Request) => {
@@ -42,9 +41,6 @@ export function embedCorsPolicy(deps: Deps, origins: OriginPolicy): CorsOptions[
     } else if (session) allowed = await origins.orgAllows(session.orgId, origin);
     else if (preflight) allowed = await origins.anyOrgAllows(origin);
 
-    if (!allowed && session && !preflight) {
-      throw new ApiError('Forbidden', 'Origin not allowed for this organization');
-    }
     return allowed;
   };
 }

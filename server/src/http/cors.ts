@@ -10,16 +10,14 @@ export function setCorsHeaders(res: Response, origin: string) {
 }
 
 export interface CorsOptions {
-  /**
-   * Whether `origin` may call `req` cross-origin. It may throw (an ApiError) to refuse the
-   * request itself, not just its CORS headers.
-   */
+  /** Whether `origin` may call `req` cross-origin. */
   allowOrigin(origin: string, req: Request): Promise<boolean>;
 }
 
 /**
  * CORS for `/api/*`: a request with an `Origin` gets CORS headers only when `allowOrigin` says
- * so; a preflight it refuses is answered 403. Credentials are never allowed: the API
+ * so; a preflight it refuses is answered 403, and any other request it refuses is marked
+ * (`req.originRefused`) for authentication to answer 403. Credentials are never allowed: the API
  * authenticates with bearer tokens, not cookies.
  */
 export function cors(options: CorsOptions) {
@@ -44,6 +42,8 @@ export function cors(options: CorsOptions) {
       return;
     }
     if (allowed) setCorsHeaders(res, origin);
+    // Authentication refuses the request itself (403) once it knows the caller.
+    else req.originRefused = true;
     next();
   };
 }

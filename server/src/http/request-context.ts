@@ -3,13 +3,52 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-// Query parameters that carry credentials never reach a log line.
-const SECRET_QUERY = /([?&](?:jwt|token|access_token|key|apiKey|api_key)=)[^&]*/gi;
+// Query parameters that carry credentials never reach a log line, however their names are
+// spelled: compared after decoding (`%6Awt`, `jw%74`), case-folded, without `[…]` suffixes.
+const SECRET_PARAMS = new Set(['jwt', 'token', 'access_token', 'key', 'apikey', 'api_key', 'code']);
 // An API key pasted anywhere else in a URL (path, another parameter) is redacted too.
 const API_KEY = /bk_key_[A-Za-z0-9]{32}/g;
+const HAS_API_KEY = /bk_key_[A-Za-z0-9]{32}/;
 
-export const redactUrl = (url: string) =>
-  url.replace(SECRET_QUERY, '$1[redacted]').replace(API_KEY, 'bk_key_[redacted]');
+/** Percent-decoding as the query parser does it, never throwing on a malformed sequence. */
+function decodeLoose(text: string): string {
+  const plus = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus.replace(/%([0-9a-f]{2})/gi, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
+  }
+}
+
+/** A URL part with any API key in it redacted, whether written plainly or percent-encoded. */
+const redactKeys = (part: string) =>
+  HAS_API_KEY.test(decodeLoose(part)) && !HAS_API_KEY.test(part)
+    ? '[redacted]'
+    : part.replace(API_KEY, 'bk_key_[redacted]');
+
+function redactParam(param: string): string {
+  const eq = param.indexOf('=');
+  if (eq === -1) return redactKeys(param);
+  const name = param.slice(0, eq);
+  const plain = decodeLoose(name).toLowerCase().replace(/\[.*$/s, '');
+  return SECRET_PARAMS.has(plain)
+    ? `${name}=[redacted]`
+    : `${redactKeys(name)}=${redactKeys(param.slice(eq + 1))}`;
+}
+
+/** The URL as the access log shows it: credentials in the query and API keys anywhere redacted. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).split('/').map(redactKeys).join('/');
+  if (q === -1) return path;
+  return `${path}?${url
+    .slice(q + 1)
+    .split('&')
+    .map(redactParam)
+    .join('&')}`;
+}
 
 const LOG = Symbol('bk.log');
 

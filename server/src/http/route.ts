@@ -9,7 +9,7 @@ import { parseInput } from './validate';
 type In<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType }
   ? z.infer<S>
   : undefined;
-type Out<R> = R extends { response: infer S extends z.ZodType } ? z.input<S> : never;
+type Out<R> = R extends { response: infer S extends z.ZodType } ? z.input<S> : undefined;
 
 export interface RouteContext<R extends RouteDef> {
   req: Request;
@@ -50,7 +50,9 @@ export function mountJson<R extends RouteDef>(
       body: route.body ? parseInput(route.body, req.body, 'body') : undefined,
     } as RouteContext<R>;
     const result = await handler(ctx);
-    if (result instanceof JsonBody) {
+    if (route.status === 204) {
+      res.status(204).end();
+    } else if (result instanceof JsonBody) {
       // What res.json would send, serialized earlier.
       res.status(route.status).setHeader('Content-Type', 'application/json; charset=utf-8');
       res.send(result.bytes);

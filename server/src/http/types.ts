@@ -7,6 +7,8 @@ declare module 'express-serve-static-core' {
     id: string;
     /** A logger bound to the request id. */
     log: Logger;
+    /** Set by CORS when a cross-site `Origin` is not allowed for what the request addresses. */
+    originRefused?: boolean;
     /** Set by the auth middleware on authenticated routes. */
     principal?: Principal;
     /**

@@ -3,13 +3,13 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
-import { decodeJwt } from 'jose';
 import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { frameAncestors, parseStoredOrigins } from '../embed-origins';
 import { readCookie, SESSION_COOKIE } from '../http/cookies';
 import { mountJson } from '../http/route';
-import { findOrganizationById, findOrganizationBySlug } from '../store/organizations';
+import { liveSession } from '../sso/session-access';
+import { findOrganizationBySlug } from '../store/organizations';
 import { type PageAssets, renderEmbedPage, sendErrorPage } from './embed-page';
 
 // No inline script anywhere on the page: the kit's bundle is served from 'self'. The one inline
@@ -77,7 +77,8 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
   return async (req: Request, res: Response) => {
     const assets = await builtAssets(assetsDir);
     const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
-    const ancestors = org ? frameAncestors(parseStoredOrigins(org)) : "'none'";
+    // Full embed off answers exactly as an unknown slug: nothing says the organization exists.
+    const ancestors = org?.fullEmbedEnabled ? frameAncestors(parseStoredOrigins(org)) : "'none'";
     const styleNonce = randomBytes(16).toString('base64');
     res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
@@ -86,8 +87,10 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
       return;
     }
     const token = readCookie(req.get('cookie'), SESSION_COOKIE);
-    const session = token ? await deps.sessions.verify(token) : null;
-    if (!session || session.orgId !== org.id) {
+    const claims = token ? await deps.sessions.verify(token) : null;
+    const live = claims?.orgId === org.id ? await liveSession(deps, claims) : null;
+    const session = live?.claims;
+    if (!session) {
       const ended = 'Your session has ended. Reload the page to sign in again.';
       sendErrorPage(res, new ApiError('Unauthorized', ended), assets);
       return;
@@ -114,15 +117,14 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
     if (req.get('x-bridgekit-embed') !== '1')
       throw new ApiError('Forbidden', 'Send X-Bridgekit-Embed: 1');
     const token = readCookie(req.get('cookie'), SESSION_COOKIE);
-    const session = token ? await deps.sessions.verify(token) : null;
-    if (!token || !session || !(await findOrganizationById(deps.store.db, session.orgId))) {
-      throw new ApiError('Unauthorized', 'No valid embed session');
-    }
-    const exp = decodeJwt(token).exp ?? 0;
+    const claims = token ? await deps.sessions.verify(token) : null;
+    const session = claims ? (await liveSession(deps, claims))?.claims : undefined;
+    if (!token || !session) throw new ApiError('Unauthorized', 'No valid embed session');
     return {
       data: {
         sessionToken: token,
-        expiresAt: new Date(exp * 1000).toISOString(),
+        expiresAt: session.expiresAt.toISOString(),
+        absoluteExpiresAt: session.absoluteExpiresAt.toISOString(),
         organizationId: session.orgId,
         memberId: session.memberId,
       },

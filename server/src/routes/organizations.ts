@@ -29,7 +29,8 @@ export function organizationRoutes(
   mountJson(router, routes.listOrganizations, mw, async ({ req, principal, query }) => {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const onlyOrgId = principal.kind === 'session' ? principal.orgId : undefined;
-    const withSecret = query.include === 'jwtSecret';
+    // The secret goes only to an API key: an embed session, whatever its role, never gets it.
+    const withSecret = query.include === 'jwtSecret' && principal.kind === 'apiKey';
     const version = req.storeVersion ?? (await deps.store.version(['organizations', 'members']));
     const key = `${principal.userId}\n${onlyOrgId ?? ''}\n${query.cursor ?? ''}\n${limit}`;
     if (!withSecret) {
@@ -59,7 +60,8 @@ export function organizationRoutes(
 
   mountJson(router, routes.getOrganization, mw, async ({ principal, params, query }) => {
     const org = await orgAccess(deps, principal, params.orgId);
-    const withSecret = query.include === 'jwtSecret' && org.role === 'ADMIN';
+    const withSecret =
+      query.include === 'jwtSecret' && org.role === 'ADMIN' && principal.kind === 'apiKey';
     return { data: toOrganization(org, withSecret ? { jwtSecretFrom: deps.secretBox } : {}) };
   });
 }

@@ -38,17 +38,22 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       named = await findOrganizationById(deps.store.db, namedOrgId);
       if (named && rowAllowsOrigin(named, origin)) setCorsHeaders(res, origin);
     }
-    const { org, claims } = await verifyHostToken(deps, body.jwt, named);
-    await deps.limits.sso.hit(`sso:${org.id}`, res);
-    if (origin && !rowAllowsOrigin(org, origin)) {
-      throw new ApiError('Forbidden', 'Origin not allowed for this organization');
-    }
+    const { org, claims } = await verifyHostToken(deps, body.jwt, {
+      known: named,
+      admit: async (org) => {
+        await deps.limits.sso.hit(`sso:${org.id}`, res);
+        if (origin && !rowAllowsOrigin(org, origin)) {
+          throw new ApiError('Forbidden', 'Origin not allowed for this organization');
+        }
+      },
+    });
     const member = await provisionMember(deps, org, claims);
-    const session = await issueSession(deps, member);
+    const session = await issueSession(deps, member, { kind: 'kit' });
     return {
       data: {
         sessionToken: session.sessionToken,
         expiresAt: session.expiresAt.toISOString(),
+        absoluteExpiresAt: session.claims.absoluteExpiresAt.toISOString(),
         organization: toOrganization(org),
         member: toMember(member),
       },
@@ -59,16 +64,19 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     const wantsHtml = req.accepts(['json', 'html']) === 'html';
     try {
       const query = parseInput(SsoBrowserQuery, req.query, 'query');
-      const { org, claims } = await verifyHostToken(deps, query.jwt);
-      await deps.limits.sso.hit(`sso:${org.id}`, res);
-      if (!org.fullEmbedEnabled)
-        throw new ApiError('Forbidden', 'Full embed is not enabled for this organization');
       const origin = framingOrigin(req);
-      if (!origin || !rowAllowsOrigin(org, origin)) {
-        throw new ApiError('Forbidden', 'This page may not be embedded here');
-      }
+      const { org, claims } = await verifyHostToken(deps, query.jwt, {
+        admit: async (org) => {
+          await deps.limits.sso.hit(`sso:${org.id}`, res);
+          if (!org.fullEmbedEnabled)
+            throw new ApiError('Forbidden', 'Full embed is not enabled for this organization');
+          if (!origin || !rowAllowsOrigin(org, origin)) {
+            throw new ApiError('Forbidden', 'This page may not be embedded here');
+          }
+        },
+      });
       const member = await provisionMember(deps, org, claims);
-      const session = await issueSession(deps, member);
+      const session = await issueSession(deps, member, { kind: 'embed', framingOrigin: origin });
       const maxAge = Math.max(
         0,
         Math.floor((session.expiresAt.getTime() - deps.now().getTime()) / 1000),

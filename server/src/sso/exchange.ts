@@ -7,6 +7,7 @@ import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../sto
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import { ensureUser } from '../store/users';
 import { hmacKeyCache } from './hmac-keys';
+import type { SessionKind } from './session-token';
 import { verifySsoToken } from './token';
 
 // One detail for every failure; the precise reason goes to the log only.
@@ -37,14 +38,31 @@ function orgHmacKey(deps: Deps, org: OrganizationRow): Promise<CryptoKey> {
   );
 }
 
+export interface VerifyHostTokenOptions {
+  /** The organization the token names, when the caller has already read it. */
+  known?: OrganizationRow | undefined;
+  /**
+   * Runs once the signature and claims check out and before the token's `jti` is used: a
+   * refusal here (origin, full embed off, rate limit) leaves the token usable where it is
+   * allowed.
+   */
+  admit?: (org: OrganizationRow) => Promise<void> | void;
+}
+
 /** Verifies a host-signed token and returns the organization it names. */
 export async function verifyHostToken(
   deps: Deps,
   token: string,
-  /** The organization the token names, when the caller has already read it. */
-  known?: OrganizationRow,
+  options: VerifyHostTokenOptions = {},
 ): Promise<{ org: OrganizationRow; claims: SsoClaims }> {
+  const { known, admit } = options;
   let org: OrganizationRow | undefined;
+  let admitted = false;
+  const admitOnce = async () => {
+    if (admitted || !org) return;
+    admitted = true;
+    await admit?.(org);
+  };
   const result = await verifySsoToken(token, {
     findOrgSecret: async (orgId) => {
       // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
@@ -54,11 +72,13 @@ export async function verifyHostToken(
     },
     consumeJti: async (orgId, jti, expiresAt) => {
       if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');
+      await admitOnce();
       return deps.replay.consume(orgId, jti, expiresAt);
     },
     now: deps.now,
   });
   if (!result.ok || !org) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
+  await admitOnce();
   const { firstName, lastName, groups } = result.claims;
   // PostgreSQL text can't store U+0000: refused like any other bad claim, on both engines.
   if ([firstName, lastName, ...(groups ?? [])].some(hasNul)) {
@@ -120,12 +140,19 @@ export async function provisionMember(
   });
 }
 
-export async function issueSession(deps: Deps, member: MemberWithUser) {
-  const { token, expiresAt } = await deps.sessions.issue({
+/** Starts a session for the member: `kit` for the kit's exchange, `embed` for full embed. */
+export async function issueSession(
+  deps: Deps,
+  member: MemberWithUser,
+  start: { kind: SessionKind; framingOrigin?: string } = { kind: 'kit' },
+) {
+  const { token, claims } = await deps.sessions.issue({
     memberId: member.id,
     userId: member.userId,
     orgId: member.organizationId,
     role: member.role as 'ADMIN' | 'MEMBER',
+    kind: start.kind,
+    framingOrigin: start.framingOrigin ?? null,
   });
-  return { sessionToken: token, expiresAt };
+  return { sessionToken: token, expiresAt: claims.expiresAt, claims };
 }

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
  * The bridge's own embed session token: an HS256 JWT signed with BRIDGE_SESSION_SECRET.
@@ -11,15 +11,48 @@ import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from 'node:c
  * (jose verifies them in the tests); only the exact header the bridge writes is accepted.
  */
 
-export interface SessionClaims {
+/** Who a session is for, fixed when it starts (its role is what the store says now). */
+export interface SessionGrant {
   memberId: string;
   userId: string;
   orgId: string;
+  /** The role at sign-in; requests use the membership's current role from the store. */
   role: 'ADMIN' | 'MEMBER';
+  /**
+   * `kit`: from `POST /api/sso/jwt`, for the component kit in a host page. `embed`: from the
+   * full-embed sign-in, valid only while the organization has full embed on and still allows
+   * `framingOrigin`.
+   */
+  kind?: SessionKind;
+  framingOrigin?: string | null;
+}
+
+export type SessionKind = 'kit' | 'embed';
+
+/** A verified session token's claims. */
+export interface SessionClaims extends Required<SessionGrant> {
+  /** One id for the whole session, kept by renewals; logout revokes it. */
+  sessionId: string;
+  signedInAt: Date;
+  /** Renewals never go past this (BRIDGE_EMBED_SESSION_MAX_HOURS after sign-in). */
+  absoluteExpiresAt: Date;
+  expiresAt: Date;
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+  claims: SessionClaims;
 }
 
 export interface SessionTokens {
-  issue(claims: SessionClaims): Promise<{ token: string; expiresAt: Date }>;
+  /** A new session for `grant`. */
+  issue(grant: SessionGrant): Promise<IssuedSession>;
+  /**
+   * The next token of a verified session: same session id, sign-in time and absolute limit, a
+   * fresh expiry that never passes the limit; null once the limit is reached.
+   */
+  renew(claims: SessionClaims): Promise<IssuedSession | null>;
   /** The claims, or null on any failure: signature, expiry, typ/issuer/audience, shape. */
   verify(token: string): Promise<SessionClaims | null>;
 }
@@ -56,44 +89,123 @@ function parsePayload(segment: string): Record<string, unknown> | null {
   }
 }
 
+export const DEFAULT_SESSION_MAX_AGE_SECONDS = 12 * 3600;
+
+const isKind = (value: unknown): value is SessionKind => value === 'kit' || value === 'embed';
+const isSeconds = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
+
+/** The token payload for `claims`; the short claim names keep tokens small. */
+function payloadOf(claims: SessionClaims) {
+  const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+  return {
+    org: claims.orgId,
+    mem: claims.memberId,
+    role: claims.role,
+    sid: claims.sessionId,
+    knd: claims.kind,
+    ...(claims.framingOrigin ? { fo: claims.framingOrigin } : {}),
+    sat: seconds(claims.signedInAt),
+    aex: seconds(claims.absoluteExpiresAt),
+    iss: SESSION_ISSUER,
+    aud: SESSION_AUDIENCE,
+    sub: claims.userId,
+    exp: seconds(claims.expiresAt),
+    jti: randomUUID(),
+  };
+}
+
+/** Claims from a payload whose signature checked out, or null when any is missing or wrong. */
+function claimsOf(payload: Record<string, unknown>, nowSeconds: number): SessionClaims | null {
+  const { iss, aud, sub, org, mem, role, iat, exp, jti, sid, knd, fo, sat, aex } = payload;
+  if (iss !== SESSION_ISSUER || aud !== SESSION_AUDIENCE) return null;
+  if (!isSeconds(iat) || !isSeconds(exp) || typeof jti !== 'string') return null;
+  if (!isSeconds(sat) || !isSeconds(aex) || !isId(sid) || !isKind(knd)) return null;
+  if (fo !== undefined && (typeof fo !== 'string' || fo.length > 300)) return null;
+  if (exp <= nowSeconds - CLOCK_TOLERANCE_SECONDS) return null;
+  if (iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) return null;
+  if (!isId(sub) || !isId(org) || !isId(mem) || !isRole(role)) return null;
+  return {
+    memberId: mem,
+    userId: sub,
+    orgId: org,
+    role,
+    kind: knd,
+    framingOrigin: typeof fo === 'string' ? fo : null,
+    sessionId: sid,
+    signedInAt: new Date(sat * 1000),
+    absoluteExpiresAt: new Date(aex * 1000),
+    expiresAt: new Date(exp * 1000),
+  };
+}
+
 export function createSessionTokens(options: {
   key: Uint8Array;
+  /** Lifetime of one token; renewals slide it. */
   ttlSeconds?: number;
+  /** How long after sign-in renewals stop. */
+  maxAgeSeconds?: number;
   now?: () => Date;
 }): SessionTokens {
-  const { key, ttlSeconds = DEFAULT_SESSION_TTL_SECONDS, now = () => new Date() } = options;
+  const {
+    key,
+    ttlSeconds = DEFAULT_SESSION_TTL_SECONDS,
+    maxAgeSeconds = DEFAULT_SESSION_MAX_AGE_SECONDS,
+    now = () => new Date(),
+  } = options;
   if (!(key instanceof Uint8Array) || key.length < MIN_KEY_BYTES) {
     throw new TypeError(`Session key must be at least ${MIN_KEY_BYTES} bytes`);
   }
-  if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) {
-    throw new TypeError('ttlSeconds must be a positive integer');
+  for (const [name, value] of [
+    ['ttlSeconds', ttlSeconds],
+    ['maxAgeSeconds', maxAgeSeconds],
+  ] as const) {
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new TypeError(`${name} must be a positive integer`);
+    }
   }
   // A private copy: a caller mutating its buffer must not change the key.
   const secret = createSecretKey(Buffer.from(key));
   const sign = (input: string) => createHmac('sha256', secret).update(input).digest();
 
+  type Lifetime = Pick<SessionClaims, 'sessionId' | 'signedInAt' | 'absoluteExpiresAt'>;
+  const mint = (grant: SessionGrant, life: Lifetime): IssuedSession | null => {
+    const iat = Math.floor(now().getTime() / 1000);
+    const exp = Math.min(iat + ttlSeconds, Math.floor(life.absoluteExpiresAt.getTime() / 1000));
+    if (exp <= iat) return null;
+    const claims: SessionClaims = {
+      memberId: grant.memberId,
+      userId: grant.userId,
+      orgId: grant.orgId,
+      role: grant.role,
+      kind: grant.kind ?? 'kit',
+      framingOrigin: grant.framingOrigin ?? null,
+      ...life,
+      expiresAt: new Date(exp * 1000),
+    };
+    const payload = Buffer.from(JSON.stringify({ ...payloadOf(claims), iat })).toString(
+      'base64url',
+    );
+    const input = `${HEADER}.${payload}`;
+    return {
+      token: `${input}.${sign(input).toString('base64url')}`,
+      expiresAt: claims.expiresAt,
+      claims,
+    };
+  };
+
   return {
-    async issue(claims) {
+    async issue(grant) {
       const iat = Math.floor(now().getTime() / 1000);
-      const exp = iat + ttlSeconds;
-      const payload = Buffer.from(
-        JSON.stringify({
-          org: claims.orgId,
-          mem: claims.memberId,
-          role: claims.role,
-          iss: SESSION_ISSUER,
-          aud: SESSION_AUDIENCE,
-          sub: claims.userId,
-          iat,
-          exp,
-          jti: randomUUID(),
-        }),
-      ).toString('base64url');
-      const input = `${HEADER}.${payload}`;
-      return {
-        token: `${input}.${sign(input).toString('base64url')}`,
-        expiresAt: new Date(exp * 1000),
-      };
+      return mint(grant, {
+        sessionId: randomBytes(16).toString('base64url'),
+        signedInAt: new Date(iat * 1000),
+        absoluteExpiresAt: new Date((iat + maxAgeSeconds) * 1000),
+      }) as IssuedSession;
+    },
+
+    async renew(claims) {
+      return mint(claims, claims);
     },
 
     async verify(token) {
@@ -108,18 +220,8 @@ export function createSessionTokens(options: {
       const given = Buffer.from(signature, 'base64url');
       if (given.length !== SIGNATURE_BYTES) return null;
       if (!timingSafeEqual(given, sign(`${header}.${payload}`))) return null;
-
       const claims = parsePayload(payload);
-      if (!claims) return null;
-      const { iss, aud, sub, org, mem, role, iat, exp, jti } = claims;
-      if (iss !== SESSION_ISSUER || aud !== SESSION_AUDIENCE) return null;
-      if (typeof iat !== 'number' || typeof exp !== 'number' || typeof jti !== 'string')
-        return null;
-      const nowSeconds = now().getTime() / 1000;
-      if (exp <= nowSeconds - CLOCK_TOLERANCE_SECONDS) return null;
-      if (iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) return null;
-      if (!isId(sub) || !isId(org) || !isId(mem) || !isRole(role)) return null;
-      return { memberId: mem, userId: sub, orgId: org, role };
+      return claims ? claimsOf(claims, now().getTime() / 1000) : null;
     },
   };
 }

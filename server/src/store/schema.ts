@@ -96,6 +96,13 @@ export interface SsoJtiTable {
   expiresAt: string;
 }
 
+export interface RevokedSessionsTable {
+  sessionId: string;
+  organizationId: string;
+  /** When the session could no longer have been renewed; the row may go after that. */
+  expiresAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   apiKeys: ApiKeysTable;
@@ -103,4 +110,5 @@ export interface Database {
   members: MembersTable;
   dataSources: DataSourcesTable;
   ssoJti: SsoJtiTable;
+  revokedSessions: RevokedSessionsTable;
 }

@@ -1,6 +1,6 @@
 import { dataOf, Organization, pageOf, SsoSession } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSessionTokens, type SessionClaims } from '../../src/sso/session-token';
+import { createSessionTokens, type SessionGrant } from '../../src/sso/session-token';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { claimsFor, createOrg, signHs256 } from './support';
 
@@ -43,7 +43,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
   afterAll(() => bridge.stop());
 
   const sessionKey = () => new TextEncoder().encode(bridge.deps.config.sessionSecret);
-  const claimsOf = (s: SsoSession): SessionClaims => ({
+  const claimsOf = (s: SsoSession): SessionGrant => ({
     memberId: s.member.id,
     userId: s.member.userId,
     orgId: s.organization.id,

@@ -1,17 +1,5 @@
-import {
-  type ColumnDefinitionBuilder,
-  type Kysely,
-  type Migration,
-  type MigrationProvider,
-  Migrator,
-  sql,
-} from 'kysely';
-
-type Dialect = 'sqlite' | 'postgres';
-
-// Ids and slugs compare byte-wise on PostgreSQL too, so keyset pagination matches SQLite.
-const byteOrder = (dialect: Dialect) => (col: ColumnDefinitionBuilder) =>
-  dialect === 'postgres' ? col.modifyEnd(sql`collate "C"`) : col;
+import type { Kysely, Migration } from 'kysely';
+import { byteOrder, type Dialect } from './dialect';
 
 type Db = Kysely<unknown>;
 type ByteOrder = ReturnType<typeof byteOrder>;
@@ -161,7 +149,7 @@ async function createSsoJti(db: Db, c: ByteOrder) {
   await db.schema.createIndex('sso_jti_expires').on('sso_jti').column('expires_at').execute();
 }
 
-function initial(dialect: Dialect): Migration {
+export function initial(dialect: Dialect): Migration {
   const c = byteOrder(dialect);
   return {
     async up(db: Db) {
@@ -178,68 +166,4 @@ function initial(dialect: Dialect): Migration {
       }
     },
   };
-}
-
-/**
- * Shared rate-limit counters, in the layout rate-limiter-flexible's PostgreSQL store uses.
- * UNLOGGED on PostgreSQL: counters lost in a crash are harmless, and skipping the WAL keeps
- * the write every request makes cheap.
- */
-const rateLimits = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<unknown>) {
-    const table = db.schema.createTable('rate_limits');
-    await (dialect === 'postgres' ? table.modifyFront(sql`unlogged`) : table)
-      .addColumn('key', 'varchar(255)', (col) => col.primaryKey())
-      .addColumn('points', 'integer', (col) => col.notNull().defaultTo(0))
-      .addColumn('expire', 'bigint')
-      .execute();
-  },
-});
-
-/** The tables whose writes bump the store version that in-process caches compare against. */
-export const VERSIONED_TABLES = ['users', 'organizations', 'members', 'data_sources'] as const;
-
-/**
- * PostgreSQL: one `store_version` counter, bumped in the writing transaction by a statement
- * trigger on each versioned table, so every bridge instance learns of a committed write with
- * the next read of the counter (caches are exact across instances, with no notification to
- * lose). BEFORE STATEMENT takes the counter's row lock before the statement locks any row, so
- * writers queue on it rather than deadlock. SQLite keeps its versions in the process
- * (sqlite-cached.ts), so there is nothing to create there.
- */
-const storeVersion = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<unknown>) {
-    if (dialect !== 'postgres') return;
-    await sql`create table store_version (id integer primary key check (id = 1), version bigint not null)`.execute(
-      db,
-    );
-    await sql`insert into store_version (id, version) values (1, 0)`.execute(db);
-    await sql`create function bk_bump_store_version() returns trigger language plpgsql as $$
-      begin
-        update store_version set version = version + 1 where id = 1;
-        return null;
-      end $$`.execute(db);
-    for (const table of VERSIONED_TABLES) {
-      await sql`create trigger ${sql.raw(`${table}_bump_store_version`)}
-        before insert or update or delete or truncate on ${sql.table(table)}
-        for each statement execute function bk_bump_store_version()`.execute(db);
-    }
-  },
-});
-
-/** Versioned migrations, in order. Never edit a released one: add the next. */
-export function migrations(dialect: Dialect): Record<string, Migration> {
-  return {
-    '0001_initial': initial(dialect),
-    '0002_rate_limits': rateLimits(dialect),
-    '0003_store_version': storeVersion(dialect),
-  };
-}
-
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect) {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

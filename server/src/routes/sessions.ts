@@ -1,0 +1,88 @@
+import { routes } from '@bridgekit/contract';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { ApiError, forbidden, notFound } from '../api-error';
+import type { Deps, Principal } from '../deps';
+import { toMember, toOrganization } from '../domain/serialize';
+import { bearerToken } from '../http/auth';
+import { clearSessionCookie, readCookie, SESSION_COOKIE } from '../http/cookies';
+import { mountJson } from '../http/route';
+import type { SessionClaims } from '../sso/session-token';
+import { findMember } from '../store/members';
+import { revokeSession } from '../store/sessions';
+
+const ended = () =>
+  new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials');
+
+function sessionOf(principal: Principal): Extract<Principal, { kind: 'session' }> {
+  if (principal.kind !== 'session') throw forbidden('This needs a session token, not an API key');
+  return principal;
+}
+
+/**
+ * Logout takes any token the bridge signed that has not expired, even for a member since
+ * removed: ending a session must always work. The full-embed cookie counts too, with the
+ * header that keeps other sites from sending it.
+ */
+function signedSession(deps: Deps): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    let token = bearerToken(req.get('authorization'));
+    if (!token && req.get('x-bridgekit-embed') === '1') {
+      token = readCookie(req.get('cookie'), SESSION_COOKIE);
+    }
+    const claims = token ? await deps.sessions.verify(token) : null;
+    if (!claims) return next(ended());
+    if (req.originRefused) return next(forbidden('Origin not allowed for this organization'));
+    await deps.limits.api.hit(`session:${claims.memberId}`, res);
+    res.locals.session = claims;
+    next();
+  };
+}
+
+/** The calling session: who it is now, renewal, and logout. */
+export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHandler }) {
+  mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
+    const { session, org } = sessionOf(principal);
+    const member = await findMember(deps.store.db, org.id, session.memberId);
+    if (!member) throw notFound('Member');
+    return {
+      data: {
+        kind: session.kind,
+        signedInAt: session.signedInAt.toISOString(),
+        expiresAt: session.expiresAt.toISOString(),
+        absoluteExpiresAt: session.absoluteExpiresAt.toISOString(),
+        organization: toOrganization(org),
+        member: toMember(member),
+      },
+    };
+  });
+
+  mountJson(router, routes.ssoRefresh, mw, async ({ principal }) => {
+    const { session, role } = sessionOf(principal);
+    // The renewed token carries the role as it is now.
+    const renewed = await deps.sessions.renew({ ...session, role });
+    if (!renewed) throw ended();
+    return {
+      data: {
+        sessionToken: renewed.token,
+        expiresAt: renewed.expiresAt.toISOString(),
+        absoluteExpiresAt: renewed.claims.absoluteExpiresAt.toISOString(),
+      },
+    };
+  });
+
+  mountJson(router, routes.ssoLogout, { auth: signedSession(deps) }, async ({ res }) => {
+    const session = res.locals.session as SessionClaims;
+    await revokeSession(
+      deps.store.db,
+      {
+        sessionId: session.sessionId,
+        orgId: session.orgId,
+        expiresAt: session.absoluteExpiresAt.toISOString(),
+      },
+      deps.now().toISOString(),
+    );
+    res.setHeader('Set-Cookie', clearSessionCookie());
+    res.setHeader('Cache-Control', 'no-store');
+    return undefined;
+  });
+}
