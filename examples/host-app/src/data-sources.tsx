@@ -43,7 +43,13 @@ export function DataSources({ orgId, canEdit }: { orgId: string; canEdit: boolea
           <button type="button" className="host-new" onClick={() => setFormKey((key) => key + 1)}>
             New data source
           </button>
-          <DataSourceForm key={formKey} orgId={orgId} onSaved={reload} onDeleted={reload} />
+          <DataSourceForm
+            key={formKey}
+            aria-label="New data source"
+            orgId={orgId}
+            onSaved={reload}
+            onDeleted={reload}
+          />
         </>
       ) : (
         <p>Members can see the data sources; an admin of the organization adds and edits them.</p>
