@@ -1,11 +1,18 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+// Our packages from src/ (the `bridgekit-source` export condition): tests need no build.
+const SOURCE = 'bridgekit-source';
 
 // Vitest projects: node-side tests (server, client, node SDK, cross-package)
 // and browser-like component tests in jsdom.
 export default defineConfig({
+  resolve: { conditions: [SOURCE, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'node',
           environment: 'node',
@@ -20,6 +27,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'react',
           environment: 'jsdom',

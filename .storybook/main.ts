@@ -1,4 +1,5 @@
 import type { StorybookConfig } from '@storybook/react-vite';
+import { defaultClientConditions } from 'vite';
 
 const config: StorybookConfig = {
   stories: ['../stories/*.stories.tsx'],
@@ -8,6 +9,8 @@ const config: StorybookConfig = {
   typescript: { reactDocgen: false },
   viteFinal: (vite) => ({
     ...vite,
+    // The kit and the client from src/ (their `bridgekit-source` export condition): no build step.
+    resolve: { ...vite.resolve, conditions: ['bridgekit-source', ...defaultClientConditions] },
     build: {
       ...vite.build,
       rolldownOptions: {

@@ -1,6 +1,6 @@
 // SSO exchange: POST /api/sso/jwt throughput and latency with a fresh jti per request for
 // returning members, next to a bare Express POST route answering a body of the same size.
-// Run alone: npx tsx -e "import('./bench/sso.ts').then(m => m.run())"
+// Run alone: npx tsx --conditions=bridgekit-source -e "import('./bench/sso.ts').then(m => m.run())"
 import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
 import { cpuMsOf } from '../test/support/proc-stats';

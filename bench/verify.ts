@@ -1,6 +1,6 @@
 // Verify engine: time to a result through verifyConnection vs. a bare pg.Client
 // reaching the same outcome, interleaved in one run, plus the deadline's accuracy.
-// Run alone: npx tsx -e "import('./bench/verify.ts').then(m => m.run())"  (needs root:
+// Run alone: npx tsx --conditions=bridgekit-source -e "import('./bench/verify.ts').then(m => m.run())"  (needs root:
 // it starts a throwaway PostgreSQL cluster like the tests do).
 import { createServer, type Socket } from 'node:net';
 import pg from 'pg';

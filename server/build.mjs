@@ -33,6 +33,8 @@ export async function buildServer() {
     outfile: SERVER_BUNDLE,
     bundle: true,
     platform: 'node',
+    // Our packages from src/ (their exports' `bridgekit-source` condition), no build needed.
+    conditions: ['bridgekit-source'],
     format: 'esm',
     target: 'node20',
     sourcemap: true,

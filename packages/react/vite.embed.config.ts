@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // The bridge's full-embed page as static files: dist/embed/embed.js and embed.css, React
 // included, fixed names (the bridge serves an allow-list of them; browsers revalidate them).
@@ -6,6 +6,8 @@ export default defineConfig({
   root: import.meta.dirname,
   publicDir: false,
   logLevel: 'warn',
+  // The client and the contract from src/ (their `bridgekit-source` export condition).
+  resolve: { conditions: ['bridgekit-source', ...defaultClientConditions] },
   build: {
     outDir: 'dist/embed',
     emptyOutDir: true,

@@ -105,7 +105,9 @@ function environment(
 async function nodeArguments(options: BridgeProcessOptions): Promise<string[]> {
   const extra = options.nodeArgs ?? [];
   // One node process in both cases, so `pid` is the server's (signals, /proc readings).
-  if (options.entry === 'sources') return ['--import', 'tsx', ...extra, SOURCES_MAIN];
+  if (options.entry === 'sources') {
+    return ['--conditions=bridgekit-source', '--import', 'tsx', ...extra, SOURCES_MAIN];
+  }
   await buildBridge();
   return [...serveNodeFlags(), ...extra, SERVER_BUNDLE];
 }

@@ -13,11 +13,11 @@ export interface BridgeErrorInit {
   status: number;
   title: BridgeErrorTitle;
   detail: string;
-  fieldErrors?: FieldErrors;
+  fieldErrors?: FieldErrors | undefined;
   /** The response's `X-Request-Id`, for support requests. */
-  requestId?: string | null;
+  requestId?: string | null | undefined;
   /** Seconds from `Retry-After`, when the response carried one. */
-  retryAfter?: number | null;
+  retryAfter?: number | null | undefined;
 }
 
 /**

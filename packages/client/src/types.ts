@@ -5,13 +5,15 @@ import type { ClientRouteId } from './endpoints';
 /** Per-call options besides the route's inputs. */
 export interface CallOptions {
   /** Aborts the request and any retry wait. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 type ParamsIn<R> = R extends { params: infer P extends z.ZodType }
   ? { params: z.input<P> }
   : unknown;
-type QueryIn<R> = R extends { query: infer Q extends z.ZodType } ? { query?: z.input<Q> } : unknown;
+type QueryIn<R> = R extends { query: infer Q extends z.ZodType }
+  ? { query?: z.input<Q> | undefined }
+  : unknown;
 type BodyIn<R> = R extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : unknown;
 
 /** What a call takes: `params`, `query` and `body` typed by the contract's input schemas. */
@@ -49,14 +51,14 @@ interface BaseOptions {
   /** Where the bridge is served, e.g. `https://bridge.example.com` (`''` for same origin). */
   baseUrl: string;
   /** Replaces the global `fetch` (tests, Storybook, instrumentation). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Retries of GETs answered 429/503. Defaults: 2 retries, waits up to 10 000 ms. */
-  retry?: { maxRetries?: number; maxDelayMs?: number };
+  retry?: { maxRetries?: number | undefined; maxDelayMs?: number | undefined } | undefined;
 }
 
 /** An API key (server side only) or an embed session (browsers). */
 export type ClientOptions = BaseOptions &
   (
-    | { apiKey: string; getSessionToken?: never }
-    | { getSessionToken: GetSessionToken; apiKey?: never }
+    | { apiKey: string; getSessionToken?: undefined }
+    | { getSessionToken: GetSessionToken; apiKey?: undefined }
   );

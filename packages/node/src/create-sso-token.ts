@@ -4,11 +4,11 @@ import { SignJWT } from 'jose';
 /** The user a host backend vouches for. */
 export interface SsoUser {
   email: string;
-  firstName?: string;
-  lastName?: string;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
   /** Applied only when the bridge creates the membership; default `MEMBER`. */
-  role?: Role;
-  groups?: string[];
+  role?: Role | undefined;
+  groups?: string[] | undefined;
 }
 
 export interface CreateSsoTokenOptions {
@@ -17,9 +17,9 @@ export interface CreateSsoTokenOptions {
   orgId: string;
   user: SsoUser;
   /** Seconds, or `'30s'`, `'10m'`, `'1h'`; at most one hour. Default `'10m'`. */
-  expiresIn?: string | number;
+  expiresIn?: string | number | undefined;
   /** Single-use id; default a random UUID. */
-  jti?: string;
+  jti?: string | undefined;
 }
 
 const MAX_LIFETIME_SECONDS = 3600;

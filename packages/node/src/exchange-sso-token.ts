@@ -9,8 +9,8 @@ export interface ExchangeSsoTokenOptions {
   /** A token from `createSsoToken`. */
   jwt: string;
   /** Defaults to the global `fetch`. */
-  fetch?: typeof globalThis.fetch;
-  signal?: AbortSignal;
+  fetch?: typeof globalThis.fetch | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 const NOT_A_SESSION = 'The bridge answered with a body that is not an SSO session';

@@ -32,10 +32,10 @@ export interface ProxyHandlerOptions {
    */
   authorize: (req: IncomingMessage) => boolean | Promise<boolean>;
   /** Route ids of the contract the browser may call (default: the read-only ones). */
-  allow?: readonly RouteId[];
+  allow?: readonly RouteId[] | undefined;
   /** The path the handler is mounted at, stripped before matching (e.g. `/bridge`). */
-  mountPath?: string;
-  fetch?: typeof fetch;
+  mountPath?: string | undefined;
+  fetch?: typeof fetch | undefined;
 }
 
 type Handler = (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => Promise<void>;

@@ -13,6 +13,8 @@ export async function bundlePage(entry: URL): Promise<Bundle> {
     write: false,
     outdir: '/bundle',
     format: 'esm',
+    // Our packages from src/, as the rest of the repository uses them.
+    conditions: ['bridgekit-source'],
     target: 'es2022',
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },

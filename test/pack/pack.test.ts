@@ -1,0 +1,232 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../e2e/support/browser';
+import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
+import { freePort } from '../support/free-port';
+import {
+  copyExample,
+  type ExampleBackend,
+  installTarballs,
+  PACKAGES,
+  type Packed,
+  packAll,
+  type Run,
+  readJson,
+  run,
+  startExampleBackend,
+} from './support/host-app';
+
+// What a host team does with our packages today: `npm pack` all four, install the tarballs
+// into a copy of examples/host-app (a plain Node backend and a Vite + React page), type-check
+// both under strict host options, build the page, and use it in Chromium against a real bridge
+// and the machine's PostgreSQL. Everything lives in a temp dir, removed afterwards.
+
+const MINUTES = 60_000;
+const WAIT = { timeout: 30_000 };
+const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
+
+let tmp: string;
+let app: string;
+let packed: Packed[];
+let install: Run;
+let bridge: BridgeProcess | undefined;
+let backend: ExampleBackend | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'bk-pack-'));
+  const tarballs = path.join(tmp, 'tarballs');
+  mkdirSync(tarballs);
+  packed = await packAll(tarballs);
+  app = copyExample(path.join(tmp, 'app'));
+  install = await installTarballs(
+    app,
+    packed.map((p) => path.join(tarballs, p.filename)),
+  );
+}, 20 * MINUTES);
+
+afterAll(async () => {
+  await browser?.close();
+  await backend?.stop();
+  await bridge?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const expectOk = (result: Run) => expect(result.code, result.output).toBe(0);
+
+describe('the packed packages in a host app', () => {
+  it('packs only what a host needs: the built dist/, the manifest and the README', () => {
+    const dist = ['dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
+    const expected: Record<string, string[]> = {
+      '@bridgekit/contract': dist,
+      '@bridgekit/client': dist,
+      '@bridgekit/node': dist,
+      '@bridgekit/react': [...dist, 'dist/styles.css'],
+    };
+    expect(packed.map((p) => p.name).sort()).toEqual(PACKAGES.map((n) => `@bridgekit/${n}`).sort());
+    for (const p of packed) {
+      const files = p.files.map((f) => f.path).sort();
+      expect(files, p.name).toEqual(
+        [...(expected[p.name] ?? []), 'README.md', 'package.json'].sort(),
+      );
+      expect(p.version).toBe('0.1.0');
+    }
+  });
+
+  it('installs the four tarballs together, with one copy of each package', async () => {
+    expectOk(install);
+    expectOk(await run('npm', ['ls', '--all', '--loglevel=error'], app));
+    for (const name of PACKAGES) {
+      const manifest = readJson(path.join(app, 'node_modules/@bridgekit', name, 'package.json'));
+      expect(manifest).toMatchObject({ version: '0.1.0' });
+      const nested = path.join(app, 'node_modules/@bridgekit', name, 'node_modules');
+      expect(existsSync(nested) ? readdirSync(nested) : [], name).toEqual([]);
+    }
+  });
+
+  it('imports @bridgekit/node in plain Node (no loader, no bundler) and signs a token', async () => {
+    const script = `import { createSsoToken } from '@bridgekit/node';
+      const jwt = await createSsoToken({ secret: 's'.repeat(32), orgId: 'org_1', user: { email: 'a@b.test' } });
+      console.log(JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url')).email);`;
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], app);
+    expectOk(result);
+    expect(result.stdout.trim()).toBe('a@b.test');
+  });
+
+  it(
+    'type-checks the page (bundler) and the backend (nodenext) under strict host options',
+    async () => {
+      const strict = {
+        strict: true,
+        noPropertyAccessFromIndexSignature: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+      };
+      expect(readJson(path.join(app, 'tsconfig.json'))).toMatchObject({
+        compilerOptions: { ...strict, moduleResolution: 'Bundler' },
+      });
+      expect(readJson(path.join(app, 'tsconfig.server.json'))).toMatchObject({
+        compilerOptions: { ...strict, moduleResolution: 'NodeNext' },
+      });
+      const tsc = path.join(app, 'node_modules/.bin/tsc');
+      const [page, server] = await Promise.all([
+        run(tsc, ['-p', 'tsconfig.json'], app),
+        // Emits build/server/*.js, which plain node runs below.
+        run(tsc, ['-p', 'tsconfig.server.json'], app),
+      ]);
+      expectOk(page);
+      expectOk(server);
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'builds the page with Vite',
+    async () => {
+      expectOk(await run(path.join(app, 'node_modules/.bin/vite'), ['build'], app));
+      expect(existsSync(path.join(app, 'dist/index.html'))).toBe(true);
+    },
+    5 * MINUTES,
+  );
+
+  it(
+    'signs in, lists organizations, verifies and saves a data source, lays out by role',
+    async () => {
+      bridge = await startBridgeProcess({ env: { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true' } });
+      const key = await bridge.cli('keys', 'create', '--email', 'owner@host.test');
+      await bridgeApi(key, 'POST', '/api/public/organizations', { name: 'Acme Analytics' });
+      const port = await freePort();
+      backend = await startExampleBackend(app, {
+        BRIDGE_URL: bridge.url,
+        BRIDGE_API_KEY: key,
+        PORT: String(port),
+      });
+      browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      page.setDefaultTimeout(WAIT.timeout);
+      await page.goto(backend.origin);
+
+      await page.getByRole('button', { name: 'Sign in as Ada Lovelace (admin)' }).click();
+      await expectMemberCard(page, 'Ada Lovelace', 'ada@example.test');
+      await pickOrganization(page, 'Acme Analytics');
+      const orgId = await page.evaluate(
+        async () => (await (await fetch('/api/me')).json()).organization.id,
+      );
+      await addDataSource(page, 'Warehouse');
+      const { data } = (await bridgeApi(
+        key,
+        'GET',
+        `/api/public/organizations/${orgId}/data-sources`,
+      )) as {
+        data: { displayName: string; host: string; port: number; sslEnabled: boolean }[];
+      };
+      expect(data).toMatchObject([
+        { displayName: 'Warehouse', host: PG.host, port: PG.port, sslEnabled: false },
+      ]);
+      expect(await page.content()).not.toContain(key);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in as Grace Hopper (member)' }).click();
+      await expectMemberCard(page, 'Grace Hopper', 'grace@example.test');
+      await page.getByRole('list', { name: 'Data sources' }).getByText('Warehouse').waitFor(WAIT);
+      expect(await page.getByRole('heading', { name: 'Admin console' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Test connection' }).count()).toBe(0);
+      // The backend lends its API key to admins only.
+      const proxied = await page.evaluate(
+        async () => (await fetch('/bridge/api/public/organizations')).status,
+      );
+      expect(proxied).toBe(401);
+    },
+    5 * MINUTES,
+  );
+});
+
+async function bridgeApi(key: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${bridge?.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<unknown>;
+}
+
+async function expectMemberCard(page: Page, name: string, email: string) {
+  const card = page.getByRole('article', { name });
+  await expect.poll(() => card.getAttribute('data-state'), WAIT).toBe('ready');
+  expect(await card.textContent()).toContain(email);
+}
+
+/** The admin console's OrgPicker, fed by the backend's proxy with the host's API key. */
+async function pickOrganization(page: Page, name: string) {
+  await page.getByRole('button', { name: 'Select an organization' }).click();
+  const list = page.getByRole('listbox', { name: 'Organizations' });
+  const names = () => list.getByRole('option').allTextContents();
+  await expect
+    .poll(names, WAIT)
+    .toEqual([
+      expect.stringContaining('Acme Analytics'),
+      expect.stringContaining('Example host app'),
+    ]);
+  await list.getByRole('option', { name }).click();
+  await list.waitFor({ state: 'hidden' });
+  await expect.poll(() => page.getByTestId('picked-org').textContent(), WAIT).toContain(name);
+}
+
+async function addDataSource(page: Page, displayName: string) {
+  const form = page.getByRole('form', { name: 'New data source' });
+  await form.getByLabel('Display name').fill(displayName);
+  await form.getByLabel('Host', { exact: true }).fill(PG.host);
+  await form.getByLabel('Port', { exact: true }).fill(String(PG.port));
+  await form.getByLabel('Database').fill(PG.database);
+  await form.getByLabel('Username').fill(PG.user);
+  await form.getByLabel('Require SSL (TLS)').uncheck();
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await form.getByText('Connection verified.').waitFor(WAIT);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByText('Saved.').waitFor(WAIT);
+  await page.getByRole('list', { name: 'Data sources' }).getByText(displayName).waitFor(WAIT);
+}
