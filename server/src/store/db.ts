@@ -9,8 +9,8 @@ import { preparedStatements, statementName } from './pg-prepared';
 import { registerRawReader } from './precompiled';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
-import { ImmediateSqliteDialect } from './sqlite-immediate';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
+import { ImmediateSqliteDialect } from './sqlite-immediate';
 
 const pgModule = lazy<typeof Pg>('pg');
 
