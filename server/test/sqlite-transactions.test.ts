@@ -8,6 +8,7 @@ import { openStore, type Store } from '../src/store/db';
 const user = (id: string) => ({
   id,
   email: `${id}@example.com`,
+  isEmailVerified: 0,
   createdAt: new Date().toISOString(),
 });
 
