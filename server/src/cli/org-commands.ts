@@ -25,7 +25,7 @@ async function requireOrg(deps: Deps, orgId: string) {
   }
 }
 
-/** The membership of `--email` in `--org`, checked before the store is opened where possible. */
+/** The membership of `--email` in `--org`; a usage error when either is unknown. */
 async function requireMember({ values, getDeps }: CommandInput) {
   const email = requireEmail(values.email);
   const orgId = requireOption(values, 'org');
