@@ -1,46 +1,21 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { Role } from '@bridgekit/contract';
+import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap';
+import {
+  type Command,
+  type CommandInput,
+  optionalString,
+  requireEmail,
+  UsageError,
+  type Values,
+} from './cli/command';
+import { ORG_COMMANDS } from './cli/org-commands';
 import { ConfigError, loadConfig } from './config';
 import type { Deps } from './deps';
 import { createApiKeyForEmail } from './domain/api-key-admin';
-import { addMember, normalizeEmail } from './domain/members';
 import { rotateSecrets } from './domain/rotate-secrets';
 import { createLogger } from './log';
 import { listApiKeys, revokeApiKey } from './store/api-keys';
-import { findOrganizationById } from './store/organizations';
 import { findUserByEmail } from './store/users';
-
-export class UsageError extends Error {}
-
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-interface CommandInput {
-  values: Values;
-  positionals: string[];
-  out: (line: string) => void;
-  getDeps: () => Promise<Deps>;
-}
-
-/** One `bridge` command: its words, its lines in the usage, its arguments and what it does. */
-interface Command {
-  name: string;
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  positionals?: boolean;
-  run(input: CommandInput): Promise<Deps>;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function requireEmail(value: unknown): string {
-  if (!value) throw new UsageError('--email is required');
-  const text = String(value);
-  if (!EMAIL.test(text.trim())) throw new UsageError(`--email: "${text}" is not an email address`);
-  return normalizeEmail(text);
-}
-
-const optionalString = (value: unknown) => value as string | undefined;
 
 async function createKey({ values, out, getDeps }: CommandInput) {
   const email = requireEmail(values.email);
@@ -107,21 +82,6 @@ async function revokeKey({ positionals, out, getDeps }: CommandInput) {
   return deps;
 }
 
-async function addMemberCommand({ values, out, getDeps }: CommandInput) {
-  const email = requireEmail(values.email);
-  const orgId = optionalString(values.org);
-  if (!orgId) throw new UsageError('--org is required');
-  const role = Role.safeParse(values.role);
-  if (!role.success) throw new UsageError('--role must be ADMIN or MEMBER');
-  const deps = await getDeps();
-  if (!(await findOrganizationById(deps.store.db, orgId))) {
-    throw new UsageError(`no organization with id ${orgId}`);
-  }
-  const member = await addMember(deps, orgId, { email, role: role.data });
-  out(`${member.id}\t${member.userEmail}\t${member.role}`);
-  return deps;
-}
-
 async function migrate({ out, getDeps }: CommandInput) {
   // Opening the store applies pending migrations.
   const deps = await getDeps();
@@ -165,12 +125,6 @@ const COMMANDS: Command[] = [
     run: revokeKey,
   },
   {
-    name: 'members add',
-    usage: '  members add --org ORG_ID --email E --role ADMIN|MEMBER',
-    options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
-    run: addMemberCommand,
-  },
-  {
     name: 'migrate',
     usage: '  migrate                          apply pending store migrations',
     options: {},
@@ -183,6 +137,7 @@ const COMMANDS: Command[] = [
     options: {},
     run: rotate,
   },
+  ...ORG_COMMANDS,
 ];
 
 const USAGE = `Usage: bridge <command>

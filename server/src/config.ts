@@ -18,6 +18,12 @@ const hours = z
   .pipe(
     z.number().gt(0, { error: 'must be more than 0' }).max(720, { error: 'must be at most 720' }),
   );
+// The grace of a rotated jwtSecret: 0 ends the previous secret at once (a leak).
+const graceHours = z
+  .string()
+  .regex(/^[0-9]+(\.[0-9]+)?$/, { error: 'must be a number of hours, e.g. 24 or 0.5' })
+  .transform(Number)
+  .pipe(z.number().max(720, { error: 'must be at most 720' }));
 const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, {
   error: 'must be 32 bytes, base64-encoded',
 });
@@ -46,6 +52,7 @@ const Env = z.object({
   BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(300),
   BRIDGE_SESSION_TTL_SECONDS: int(10, 86_400).default(900),
   BRIDGE_EMBED_SESSION_MAX_HOURS: hours.default(12),
+  BRIDGE_JWT_SECRET_GRACE_HOURS: graceHours.default(24),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
@@ -75,6 +82,8 @@ export type Config = Readonly<{
   rateLimitStore: 'auto' | 'memory' | 'store' | 'redis';
   sessionTtlSeconds: number;
   sessionMaxAgeSeconds: number;
+  /** How long the jwtSecret replaced by a rotation keeps verifying SSO tokens (0: not at all). */
+  jwtSecretGraceSeconds: number;
   redisUrl: string | undefined;
 }>;
 
@@ -125,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitStore: e.BRIDGE_RATE_LIMIT_STORE,
     sessionTtlSeconds: e.BRIDGE_SESSION_TTL_SECONDS,
     sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),
+    jwtSecretGraceSeconds: Math.round(e.BRIDGE_JWT_SECRET_GRACE_HOURS * 3600),
     redisUrl: e.REDIS_URL,
   });
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, runBridgeCli } from '../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { openStore } from '../src/store/db';
+import { claimsFor, createOrg, signHs256 } from './sso-http/support';
 import { createPgDatabase, ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const SECRETS = {
@@ -106,6 +107,113 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
       });
     });
 
+    it('members set-role changes a role, and refuses to demote the last ADMIN', async ({
+      expect,
+    }) => {
+      const admin = await bridge.newUser();
+      const org = await createOrg(bridge, admin.key, { name: 'CLI Roles' });
+      const member = `role-${engine}@example.com`;
+      await bridge.request('POST', `/api/public/organizations/${org.id}/members`, {
+        key: admin.key,
+        body: { email: member, role: 'MEMBER' },
+      });
+      const promote = await runBridgeCli(
+        ['members', 'set-role', '--org', org.id, '--email', member, '--role', 'ADMIN'],
+        env,
+      );
+      expect(promote.stderr).toBe('');
+      expect(promote.code).toBe(0);
+      expect(promote.stdout).toMatch(new RegExp(`^mem_\\w+\\t${member}\\tADMIN\\n$`));
+      const demoteBoth = async (email: string) =>
+        runBridgeCli(
+          ['members', 'set-role', '--org', org.id, '--email', email, '--role', 'MEMBER'],
+          env,
+        );
+      expect((await demoteBoth(admin.email)).code).toBe(0);
+      const last = await demoteBoth(member);
+      expect(last.code).toBe(1);
+      expect(last.stdout).toBe('');
+      expect(last.stderr).toContain("is the last ADMIN of the organization and can't be demoted");
+      const roles = await bridge.request('GET', `/api/public/organizations/${org.id}/members`, {
+        key: admin.key,
+      });
+      // The admin demoted itself: it reads as a MEMBER now, and the member is the one ADMIN.
+      expect(roles.body.data.map((m: Member) => [m.user.email, m.role]).sort()).toEqual(
+        [
+          [admin.email, 'MEMBER'],
+          [member, 'ADMIN'],
+        ].sort(),
+      );
+    });
+
+    it('members remove removes a member, keeps the user, and refuses the last ADMIN', async ({
+      expect,
+    }) => {
+      const admin = await bridge.newUser();
+      const leaving = await bridge.newUser();
+      const org = await createOrg(bridge, admin.key, { name: 'CLI Remove' });
+      await bridge.request('POST', `/api/public/organizations/${org.id}/members`, {
+        key: admin.key,
+        body: { email: leaving.email, role: 'MEMBER' },
+      });
+      const res = await runBridgeCli(
+        ['members', 'remove', '--org', org.id, '--email', leaving.email],
+        env,
+      );
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(new RegExp(`^removed mem_\\w+\\t${leaving.email}\\n$`));
+      const access = await bridge.request('GET', `/api/public/organizations/${org.id}`, {
+        key: leaving.key,
+      });
+      expect(access.status).toBe(404);
+      expect(
+        (await bridge.request('GET', '/api/public/organizations', { key: leaving.key })).status,
+      ).toBe(200);
+      const again = await runBridgeCli(
+        ['members', 'remove', '--org', org.id, '--email', leaving.email],
+        env,
+      );
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain(`${leaving.email} is not a member of ${org.id}`);
+      const last = await runBridgeCli(
+        ['members', 'remove', '--org', org.id, '--email', admin.email],
+        env,
+      );
+      expect(last.code).toBe(1);
+      expect(last.stderr).toContain("is the last ADMIN of the organization and can't be removed");
+    });
+
+    it('orgs rotate-secret prints only the new secret, and the old one stays in its grace', async ({
+      expect,
+    }) => {
+      const admin = await bridge.newUser();
+      const org = await createOrg(bridge, admin.key, { name: 'CLI Rotate' });
+      const res = await runBridgeCli(['orgs', 'rotate-secret', '--org', org.id], env);
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
+      const secret = res.stdout.trim();
+      const read = await bridge.request(
+        'GET',
+        `/api/public/organizations/${org.id}?include=jwtSecret`,
+        { key: admin.key },
+      );
+      expect(read.body.data.jwtSecret).toBe(secret);
+      expect(read.body.data.previousJwtSecretExpiresAt).not.toBeNull();
+      for (const s of [secret, org.jwtSecret]) {
+        const jwt = await signHs256(claimsFor(org.id), s);
+        expect((await bridge.request('POST', '/api/sso/jwt', { body: { jwt } })).status).toBe(200);
+      }
+    });
+
+    it('orgs rotate-secret fails on an unknown organization', async ({ expect }) => {
+      const res = await runBridgeCli(['orgs', 'rotate-secret', '--org', 'org_nope'], env);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toContain('no organization with id org_nope');
+    });
+
     it('migrate applies the migrations to a fresh store', async ({ expect }) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cli-'));
       const database = engine === 'postgres' ? await createPgDatabase() : undefined;
@@ -180,6 +288,22 @@ describe.concurrent('bridge CLI bad arguments', { timeout: 60_000 }, () => {
     expect(res.code).not.toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('--role must be ADMIN or MEMBER');
+  });
+
+  it.each([
+    [['members', 'set-role', '--email', 'a@example.com', '--role', 'ADMIN'], '--org is required'],
+    [['members', 'remove', '--org', 'org_x'], '--email is required'],
+    [['orgs', 'rotate-secret'], '--org is required'],
+    [
+      ['members', 'set-role', '--org', 'org_x', '--email', 'a@example.com', '--role', 'OWNER'],
+      '--role must be ADMIN or MEMBER',
+    ],
+  ])('fails on %j with a usage message', async (args, message) => {
+    const res = await runBridgeCli(args, env);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain(message);
+    expect(res.stderr).toContain('Usage: bridge');
   });
 
   it('fails on an unknown option', async ({ expect }) => {

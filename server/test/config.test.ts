@@ -81,7 +81,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
   });
 
+  it('defaults the grace of a rotated jwtSecret to 24 hours', () => {
+    expect(loadConfig({}).jwtSecretGraceSeconds).toBe(86_400);
+  });
+
+  it('reads BRIDGE_JWT_SECRET_GRACE_HOURS as decimal hours, 0 allowed', () => {
+    expect(loadConfig({ BRIDGE_JWT_SECRET_GRACE_HOURS: '0.5' }).jwtSecretGraceSeconds).toBe(1800);
+    expect(loadConfig({ BRIDGE_JWT_SECRET_GRACE_HOURS: '0' }).jwtSecretGraceSeconds).toBe(0);
+  });
+
   it.each([
+    ['BRIDGE_JWT_SECRET_GRACE_HOURS', '-1'],
+    ['BRIDGE_JWT_SECRET_GRACE_HOURS', '721'],
+    ['BRIDGE_JWT_SECRET_GRACE_HOURS', 'a day'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],

@@ -10,6 +10,7 @@ const ORG_FIELDS = [
   'id',
   'name',
   'onboardingStatus',
+  'previousJwtSecretExpiresAt',
   'slug',
   'updatedAt',
 ];

@@ -16,6 +16,7 @@ export function organization(overrides: Partial<Organization> = {}): Organizatio
     onboardingStatus: 'COMPLETED',
     fullEmbedEnabled: false,
     embedAllowedOrigins: [],
+    previousJwtSecretExpiresAt: null,
     createdAt: CREATED,
     updatedAt: CREATED,
     ...overrides,

@@ -1,4 +1,4 @@
-import type { DataSource, Member } from '@bridgekit/contract';
+import type { DataSource, Member, OrganizationWithSecret } from '@bridgekit/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { BridgeError, createClient, isBridgeError } from '../src';
 import { fakeFetch, json } from './fake-fetch';
@@ -64,6 +64,35 @@ describe('createClient requests', () => {
     expect(calls[0]?.body).toEqual({ unsetPassword: true });
   });
 
+  it('calls the lifecycle routes with their methods, paths and bodies', async () => {
+    const { fetch, calls } = fakeFetch(...Array.from({ length: 5 }, () => json(200, { data: {} })));
+    const client = createClient({ baseUrl: BASE, apiKey: 'k' }, fetch);
+    const member = { orgId: ORG, id: 'mem_1' };
+
+    await client.updateOrganization({
+      params: { orgId: ORG },
+      query: { include: 'jwtSecret' },
+      body: { embedAllowedOrigins: ['https://app.example.com'], customAiContext: null },
+    });
+    await client.rotateJwtSecret({ params: { orgId: ORG } });
+    await client.deleteOrganization({ params: { orgId: ORG } });
+    await client.updateMember({ params: member, body: { role: 'ADMIN' } });
+    await client.removeMember({ params: member });
+
+    const org = `https://bridge.test/api/public/organizations/${ORG}`;
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      [
+        'PATCH',
+        `${org}?include=jwtSecret`,
+        { embedAllowedOrigins: ['https://app.example.com'], customAiContext: null },
+      ],
+      ['POST', `${org}/jwt-secret`, undefined],
+      ['DELETE', org, undefined],
+      ['PATCH', `${org}/members/mem_1`, { role: 'ADMIN' }],
+      ['DELETE', `${org}/members/mem_1`, undefined],
+    ]);
+  });
+
   it('sends no Authorization header to routes that need none', async () => {
     const { fetch, calls } = fakeFetch(json(200, { data: {} }));
     const client = createClient({ baseUrl: BASE, getSessionToken: () => 'tok' }, fetch);
@@ -96,6 +125,9 @@ describe('createClient requests', () => {
     const client = createClient({ baseUrl: BASE, apiKey: 'k' }, fakeFetch().fetch);
     expectTypeOf(client.getMember).returns.resolves.toEqualTypeOf<{ data: Member }>();
     expectTypeOf(client.deleteDataSource).returns.resolves.toEqualTypeOf<{ data: DataSource }>();
+    expectTypeOf(client.rotateJwtSecret).returns.resolves.toEqualTypeOf<{
+      data: OrganizationWithSecret;
+    }>();
     expectTypeOf(client.updateDataSource)
       .parameter(0)
       .toHaveProperty('body')

@@ -38,4 +38,8 @@ export const AddMemberBody = z.strictObject({
 });
 export type AddMemberBody = z.infer<typeof AddMemberBody>;
 
+/** A member's new role; the last ADMIN of an organization can't be demoted. */
+export const UpdateMemberBody = z.strictObject({ role: Role });
+export type UpdateMemberBody = z.infer<typeof UpdateMemberBody>;
+
 export const MemberParams = z.strictObject({ orgId: z.string(), id: z.string() });

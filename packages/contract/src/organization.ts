@@ -14,6 +14,11 @@ export const Organization = z.object({
   embedAllowedOrigins: z.array(z.string()),
   /** Present only with `include=jwtSecret` for an ADMIN of the organization. */
   jwtSecret: z.string().optional(),
+  /**
+   * Until when the secret replaced by the last rotation still verifies SSO tokens; null when
+   * there is none (never rotated, or its grace period is over).
+   */
+  previousJwtSecretExpiresAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -31,19 +36,42 @@ export const Slug = z
 /** An embed origin pattern as written by a caller; the server normalizes and checks it. */
 export const OriginPattern = z.string().min(1).max(300);
 
+const OrgName = z
+  .string()
+  .trim()
+  .min(1, 'Must be at least 1 character')
+  .max(200, 'Must be at most 200 characters');
+const AiContext = z.string().max(10_000, 'Must be at most 10000 characters');
+const OriginList = z.array(OriginPattern).max(100, 'At most 100 origins');
+
 export const CreateOrganizationBody = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Must be at least 1 character')
-    .max(200, 'Must be at most 200 characters'),
-  customAiContext: z.string().max(10_000, 'Must be at most 10000 characters').optional(),
+  name: OrgName,
+  customAiContext: AiContext.optional(),
   skipOnboarding: z.boolean().optional(),
   fullEmbedEnabled: z.boolean().optional(),
-  embedAllowedOrigins: z.array(OriginPattern).max(100, 'At most 100 origins').optional(),
+  embedAllowedOrigins: OriginList.optional(),
   slug: Slug.optional(),
 });
 export type CreateOrganizationBody = z.infer<typeof CreateOrganizationBody>;
+
+/**
+ * What an ADMIN may change; an omitted field is unchanged. `customAiContext: null` clears it,
+ * `embedAllowedOrigins` replaces the list, and `onboardingStatus` only moves forward
+ * (`STARTED` → `COMPLETED`; the current value is accepted and changes nothing).
+ */
+export const UpdateOrganizationBody = z.strictObject({
+  name: OrgName.optional(),
+  slug: Slug.optional(),
+  customAiContext: AiContext.nullable().optional(),
+  fullEmbedEnabled: z.boolean().optional(),
+  embedAllowedOrigins: OriginList.optional(),
+  onboardingStatus: OnboardingStatus.optional(),
+});
+export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
+
+/** An organization with its (new) jwtSecret: what rotating the secret answers. */
+export const OrganizationWithSecret = Organization.extend({ jwtSecret: z.string() });
+export type OrganizationWithSecret = z.infer<typeof OrganizationWithSecret>;
 
 export const IncludeQuery = z.enum(['jwtSecret'], { error: 'Allowed value: jwtSecret' });
 

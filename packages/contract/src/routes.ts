@@ -8,13 +8,15 @@ import {
   VerifyDataSourceBody,
   VerifyResult,
 } from './data-source';
-import { AddMemberBody, Member, MemberParams } from './member';
+import { AddMemberBody, Member, MemberParams, UpdateMemberBody } from './member';
 import {
   CreateOrganizationBody,
   ListOrganizationsQuery,
   Organization,
   OrganizationQuery,
+  OrganizationWithSecret,
   OrgParams,
+  UpdateOrganizationBody,
 } from './organization';
 import {
   EmbedSession,
@@ -93,6 +95,44 @@ export const routes = {
     response: dataOf(Organization),
     errors: [...AUTHED, 'ValidationError'],
   },
+  updateOrganization: {
+    method: 'patch',
+    path: '/api/public/organizations/{orgId}',
+    summary:
+      'Change an organization (ADMIN); omitted fields are unchanged, changes hold from the next request',
+    tag: 'Organizations',
+    auth: 'bearer',
+    params: OrgParams,
+    query: OrganizationQuery,
+    body: UpdateOrganizationBody,
+    status: 200,
+    response: dataOf(Organization),
+    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+  },
+  deleteOrganization: {
+    method: 'delete',
+    path: '/api/public/organizations/{orgId}',
+    summary:
+      'Delete an organization (ADMIN) with its data sources, memberships and sessions; returns the deleted record',
+    tag: 'Organizations',
+    auth: 'bearer',
+    params: OrgParams,
+    status: 200,
+    response: dataOf(Organization),
+    errors: [...AUTHED, 'Forbidden'],
+  },
+  rotateJwtSecret: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/jwt-secret',
+    summary:
+      'Replace the SSO signing secret (ADMIN, API key only); the previous one verifies until previousJwtSecretExpiresAt',
+    tag: 'Organizations',
+    auth: 'bearer',
+    params: OrgParams,
+    status: 200,
+    response: dataOf(OrganizationWithSecret),
+    errors: [...AUTHED, 'Forbidden'],
+  },
   listMembers: {
     method: 'get',
     path: '/api/public/organizations/{orgId}/members',
@@ -127,6 +167,30 @@ export const routes = {
     status: 200,
     response: dataOf(Member),
     errors: AUTHED,
+  },
+  updateMember: {
+    method: 'patch',
+    path: '/api/public/organizations/{orgId}/members/{id}',
+    summary: "Change a member's role (ADMIN); the last ADMIN can't be demoted",
+    tag: 'Members',
+    auth: 'bearer',
+    params: MemberParams,
+    body: UpdateMemberBody,
+    status: 200,
+    response: dataOf(Member),
+    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+  },
+  removeMember: {
+    method: 'delete',
+    path: '/api/public/organizations/{orgId}/members/{id}',
+    summary:
+      "Remove a member (ADMIN, or the member itself); the last ADMIN can't be removed. Returns the removed record",
+    tag: 'Members',
+    auth: 'bearer',
+    params: MemberParams,
+    status: 200,
+    response: dataOf(Member),
+    errors: [...AUTHED, 'Forbidden', 'Conflict'],
   },
   listDataSources: {
     method: 'get',

@@ -11,6 +11,7 @@ import {
   type OrganizationRow,
 } from '../store/organizations';
 import { newId } from './ids';
+import { JWT_SECRET_FIELD, newJwtSecret } from './jwt-secret';
 
 const SUFFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -48,6 +49,12 @@ export function normalizeOrigins(patterns: readonly string[]): string[] {
   return out;
 }
 
+/** 409 for a slug another organization has. */
+export const slugTaken = () =>
+  new ApiError('Conflict', 'That slug is already taken', {
+    fieldErrors: { slug: 'Already taken' },
+  });
+
 /** Creates the organization and makes the caller its ADMIN, in one transaction. */
 export async function createOrganization(
   deps: Deps,
@@ -55,10 +62,7 @@ export async function createOrganization(
   body: CreateOrganizationBody,
 ): Promise<OrganizationRow> {
   const origins = normalizeOrigins(body.embedAllowedOrigins ?? []);
-  const taken = () =>
-    new ApiError('Conflict', 'That slug is already taken', {
-      fieldErrors: { slug: 'Already taken' },
-    });
+  const taken = slugTaken;
   if (body.slug && (await findOrganizationBySlug(deps.store.db, body.slug))) throw taken();
   const base = body.slug ?? slugFromName(body.name);
 
@@ -76,7 +80,9 @@ export async function createOrganization(
       onboardingStatus: body.skipOnboarding ? 'COMPLETED' : 'STARTED',
       fullEmbedEnabled: body.fullEmbedEnabled ? 1 : 0,
       embedAllowedOrigins: storeOrigins(origins),
-      jwtSecretSealed: deps.secretBox.seal(randomBytes(32).toString('base64url'), id, 'jwtSecret'),
+      jwtSecretSealed: deps.secretBox.seal(newJwtSecret(), id, JWT_SECRET_FIELD),
+      previousJwtSecretSealed: null,
+      previousJwtSecretExpiresAt: null,
       createdAt: at,
       updatedAt: at,
     };

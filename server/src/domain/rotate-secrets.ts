@@ -2,10 +2,39 @@ import { SECRET_FIELDS } from '@bridgekit/contract';
 import type { Updateable } from 'kysely';
 import type { Deps } from '../deps';
 import { dataSourcesAfter } from '../store/data-sources';
+import type { OrganizationRow } from '../store/organizations';
 import type { DataSourcesTable } from '../store/schema';
+import { JWT_SECRET_FIELD, PREVIOUS_JWT_SECRET_FIELD } from './jwt-secret';
 import { sealedColumn } from './serialize';
 
 const BATCH = 200;
+
+type OrgSecrets = Pick<OrganizationRow, 'id' | 'jwtSecretSealed' | 'previousJwtSecretSealed'>;
+
+/**
+ * Re-seals an organization's jwtSecret and previous jwtSecret that are not under the current
+ * key, each only if unchanged since read: a running bridge may have rotated it meanwhile.
+ */
+async function resealOrganization(deps: Deps, org: OrgSecrets): Promise<boolean> {
+  const box = deps.secretBox;
+  let changed = false;
+  const columns = [
+    ['jwtSecretSealed', JWT_SECRET_FIELD],
+    ['previousJwtSecretSealed', PREVIOUS_JWT_SECRET_FIELD],
+  ] as const;
+  for (const [column, field] of columns) {
+    const sealed = org[column];
+    if (!sealed || !box.isStale(sealed)) continue;
+    const result = await deps.store.db
+      .updateTable('organizations')
+      .set({ [column]: box.seal(box.open(sealed, org.id, field), org.id, field) })
+      .where('id', '=', org.id)
+      .where(column, '=', sealed)
+      .executeTakeFirst();
+    if (result.numUpdatedRows > 0n) changed = true;
+  }
+  return changed;
+}
 
 /** Re-encrypts every stored secret that is not under the current key; returns how many. */
 export async function rotateSecrets(
@@ -20,26 +49,13 @@ export async function rotateSecrets(
   for (;;) {
     const orgs = await db
       .selectFrom('organizations')
-      .select(['id', 'jwtSecretSealed'])
+      .select(['id', 'jwtSecretSealed', 'previousJwtSecretSealed'])
       .where('id', '>', cursor)
       .orderBy('id')
       .limit(BATCH)
       .execute();
     for (const org of orgs) {
-      if (!box.isStale(org.jwtSecretSealed)) continue;
-      const resealed = box.seal(
-        box.open(org.jwtSecretSealed, org.id, 'jwtSecret'),
-        org.id,
-        'jwtSecret',
-      );
-      // Only if unchanged since read: a running bridge may have written a newer value meanwhile.
-      const result = await db
-        .updateTable('organizations')
-        .set({ jwtSecretSealed: resealed })
-        .where('id', '=', org.id)
-        .where('jwtSecretSealed', '=', org.jwtSecretSealed)
-        .executeTakeFirst();
-      if (result.numUpdatedRows > 0n) organizations++;
+      if (await resealOrganization(deps, org)) organizations++;
     }
     if (orgs.length < BATCH) break;
     cursor = orgs[orgs.length - 1]!.id;

@@ -9,12 +9,18 @@ import { parseStoredOrigins } from '../embed-origins';
 import type { MemberWithUser } from '../store/members';
 import type { OrganizationRow } from '../store/organizations';
 import type { DataSourcesTable } from '../store/schema';
+import { JWT_SECRET_FIELD, previousSecretLive } from './jwt-secret';
 import type { SecretBox } from './secret-box';
 
 // Allow-list serializers: every response field is named here, so a secret column can't leak.
 
+/**
+ * The organization as the API shows it at `now` (the previous secret's grace may be over).
+ * `jwtSecretFrom` adds the secret: only for an ADMIN's API key that asked for it.
+ */
 export function toOrganization(
   row: OrganizationRow,
+  now: Date,
   options: { jwtSecretFrom?: SecretBox } = {},
 ): Organization {
   const org: Organization = {
@@ -25,11 +31,14 @@ export function toOrganization(
     onboardingStatus: row.onboardingStatus as Organization['onboardingStatus'],
     fullEmbedEnabled: Boolean(row.fullEmbedEnabled),
     embedAllowedOrigins: parseStoredOrigins(row),
+    previousJwtSecretExpiresAt: previousSecretLive(row, now)
+      ? row.previousJwtSecretExpiresAt
+      : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
   if (options.jwtSecretFrom) {
-    org.jwtSecret = options.jwtSecretFrom.open(row.jwtSecretSealed, row.id, 'jwtSecret');
+    org.jwtSecret = options.jwtSecretFrom.open(row.jwtSecretSealed, row.id, JWT_SECRET_FIELD);
   }
   return org;
 }

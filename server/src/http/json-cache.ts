@@ -12,20 +12,23 @@ export class JsonBody<T = unknown> {
 
 /**
  * Serialized response bodies by key, each served only while the store version it was built
- * under still holds (Store.version): exact, never time-based. Oldest entries go first past
- * `max`.
+ * under still holds (Store.version), and before the instant its content would change by
+ * itself (`until`, ms), if it has one: exact, never a guessed lifetime. Oldest entries go
+ * first past `max`.
  */
 export function jsonBodyCache<T>(max = 256) {
-  const entries = new BoundedMap<string, { version: string; body: JsonBody<T> }>(max);
+  const entries = new BoundedMap<string, { version: string; until: number; body: JsonBody<T> }>(
+    max,
+  );
   return {
-    get(key: string, version: string): JsonBody<T> | undefined {
+    get(key: string, version: string, now: Date): JsonBody<T> | undefined {
       const entry = entries.get(key);
-      return entry?.version === version ? entry.body : undefined;
+      return entry?.version === version && now.getTime() < entry.until ? entry.body : undefined;
     },
-    /** Serializes `value` and keeps it under `key` for `version`. */
-    set(key: string, version: string, value: T): JsonBody<T> {
+    /** Serializes `value` and keeps it under `key` for `version`, until `until` (ms) if given. */
+    set(key: string, version: string, value: T, until = Number.POSITIVE_INFINITY): JsonBody<T> {
       const body = JsonBody.of(value);
-      entries.set(key, { version, body });
+      entries.set(key, { version, until, body });
       return body;
     },
   };

@@ -19,10 +19,11 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors 
       continue;
     }
     if (issue.path.length === 0) continue;
-    put(
-      issue.path.join('.'),
-      issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : issue.message,
-    );
+    // A missing field is "Required", whatever its type: an enum (invalid_value) included.
+    const missing =
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
+      issue.input === undefined;
+    put(issue.path.join('.'), missing ? 'Required' : issue.message);
   }
   return out;
 }

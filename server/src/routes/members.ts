@@ -1,8 +1,9 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
-import { notFound } from '../api-error';
+import { forbidden, notFound } from '../api-error';
 import type { Deps } from '../deps';
 import { orgAccess, requireAdmin } from '../domain/access';
+import { removeMember, setMemberRole } from '../domain/member-changes';
 import { addMember } from '../domain/members';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toMember } from '../domain/serialize';
@@ -32,5 +33,22 @@ export function memberRoutes(
     const member = await findMember(deps.store.db, org.id, params.id);
     if (!member) throw notFound('Member');
     return { data: toMember(member) };
+  });
+
+  mountJson(router, routes.updateMember, mw, async ({ principal, params, body }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    return { data: toMember(await setMemberRole(deps, org.id, params.id, body.role)) };
+  });
+
+  mountJson(router, routes.removeMember, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    const member = await findMember(deps.store.db, org.id, params.id);
+    if (!member) throw notFound('Member');
+    // A member may leave on its own; removing anyone else takes an ADMIN.
+    if (member.userId !== principal.userId && org.role !== 'ADMIN') {
+      throw forbidden('Only an ADMIN of the organization can remove another member');
+    }
+    return { data: toMember(await removeMember(deps, org.id, params.id)) };
   });
 }

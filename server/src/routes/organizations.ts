@@ -1,8 +1,10 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
 import { forbidden } from '../api-error';
-import type { Deps } from '../deps';
-import { orgAccess } from '../domain/access';
+import type { Deps, Principal } from '../deps';
+import { orgAccess, requireAdmin } from '../domain/access';
+import { previousSecretLive, rotateJwtSecret } from '../domain/jwt-secret';
+import { deleteOrganization, updateOrganization } from '../domain/organization-changes';
 import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
@@ -10,18 +12,29 @@ import { jsonBodyCache } from '../http/json-cache';
 import { mountJson } from '../http/route';
 import { listOrganizationsForUser, type OrganizationWithRole } from '../store/organizations';
 
-export function organizationRoutes(
-  router: Router,
-  deps: Deps,
-  mw: { auth: RequestHandler; body: RequestHandler },
-) {
+type Middleware = { auth: RequestHandler; body: RequestHandler };
+
+/** The secret goes only to an API key: an embed session, whatever its role, never gets it. */
+const secretFor = (deps: Deps, principal: Principal, include: 'jwtSecret' | undefined) =>
+  include === 'jwtSecret' && principal.kind === 'apiKey' ? { jwtSecretFrom: deps.secretBox } : {};
+
+/** When the first previous secret of `rows` stops verifying: the page reads differently then. */
+const changesBySelf = (rows: OrganizationWithRole[], now: Date) =>
+  Math.min(
+    ...rows
+      .filter((row) => previousSecretLive(row, now))
+      .map((row) => Date.parse(row.previousJwtSecretExpiresAt ?? '')),
+  );
+
+function listRoute(router: Router, deps: Deps, mw: Middleware) {
   // Pages without secrets, serialized, by caller and page, for as long as no organization or
   // membership changes anywhere (the store version): an org picker lists on every page load.
   const pages = jsonBodyCache<ReturnType<typeof orgPage>>();
-  const orgPage = (rows: OrganizationWithRole[], limit: number, withSecret: boolean) =>
+  const orgPage = (rows: OrganizationWithRole[], limit: number, withSecret: boolean, now: Date) =>
     toPage(rows, limit, (row) =>
       toOrganization(
         row,
+        now,
         withSecret && row.role === 'ADMIN' ? { jwtSecretFrom: deps.secretBox } : {},
       ),
     );
@@ -29,12 +42,12 @@ export function organizationRoutes(
   mountJson(router, routes.listOrganizations, mw, async ({ req, principal, query }) => {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const onlyOrgId = principal.kind === 'session' ? principal.orgId : undefined;
-    // The secret goes only to an API key: an embed session, whatever its role, never gets it.
-    const withSecret = query.include === 'jwtSecret' && principal.kind === 'apiKey';
+    const withSecret = 'jwtSecretFrom' in secretFor(deps, principal, query.include);
     const version = req.storeVersion ?? (await deps.store.version(['organizations', 'members']));
     const key = `${principal.userId}\n${onlyOrgId ?? ''}\n${query.cursor ?? ''}\n${limit}`;
+    const now = deps.now();
     if (!withSecret) {
-      const cached = pages.get(key, version);
+      const cached = pages.get(key, version, now);
       if (cached) return cached;
     }
     const rows = await listOrganizationsForUser(deps.store.db, principal.userId, {
@@ -42,26 +55,49 @@ export function organizationRoutes(
       limit,
       onlyOrgId,
     });
-    const page = orgPage(rows, limit, withSecret);
-    return withSecret ? page : pages.set(key, version, page);
+    const page = orgPage(rows, limit, withSecret, now);
+    return withSecret ? page : pages.set(key, version, page, changesBySelf(rows, now));
   });
+}
+
+function lifecycleRoutes(router: Router, deps: Deps, mw: Middleware) {
+  mountJson(router, routes.updateOrganization, mw, async ({ principal, params, query, body }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    const row = await updateOrganization(deps, org.id, body);
+    return { data: toOrganization(row, deps.now(), secretFor(deps, principal, query.include)) };
+  });
+
+  mountJson(router, routes.deleteOrganization, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    return { data: toOrganization(await deleteOrganization(deps, org.id), deps.now()) };
+  });
+
+  mountJson(router, routes.rotateJwtSecret, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    if (principal.kind !== 'apiKey') throw forbidden('Rotating the jwtSecret needs an API key');
+    const { row, secret } = await rotateJwtSecret(deps, org.id);
+    return { data: { ...toOrganization(row, deps.now()), jwtSecret: secret } };
+  });
+}
+
+export function organizationRoutes(router: Router, deps: Deps, mw: Middleware) {
+  listRoute(router, deps, mw);
 
   mountJson(router, routes.createOrganization, mw, async ({ principal, query, body }) => {
     if (principal.kind === 'session')
       throw forbidden('An embed session cannot create organizations');
     const row = await createOrganization(deps, principal.userId, body);
-    return {
-      data: toOrganization(
-        row,
-        query.include === 'jwtSecret' ? { jwtSecretFrom: deps.secretBox } : {},
-      ),
-    };
+    return { data: toOrganization(row, deps.now(), secretFor(deps, principal, query.include)) };
   });
 
   mountJson(router, routes.getOrganization, mw, async ({ principal, params, query }) => {
     const org = await orgAccess(deps, principal, params.orgId);
-    const withSecret =
-      query.include === 'jwtSecret' && org.role === 'ADMIN' && principal.kind === 'apiKey';
-    return { data: toOrganization(org, withSecret ? { jwtSecretFrom: deps.secretBox } : {}) };
+    const secret = org.role === 'ADMIN' ? secretFor(deps, principal, query.include) : {};
+    return { data: toOrganization(org, deps.now(), secret) };
   });
+
+  lifecycleRoutes(router, deps, mw);
 }

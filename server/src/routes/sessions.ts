@@ -50,7 +50,7 @@ export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHan
         signedInAt: session.signedInAt.toISOString(),
         expiresAt: session.expiresAt.toISOString(),
         absoluteExpiresAt: session.absoluteExpiresAt.toISOString(),
-        organization: toOrganization(org),
+        organization: toOrganization(org, deps.now()),
         member: toMember(member),
       },
     };

@@ -54,7 +54,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
         sessionToken: session.sessionToken,
         expiresAt: session.expiresAt.toISOString(),
         absoluteExpiresAt: session.claims.absoluteExpiresAt.toISOString(),
-        organization: toOrganization(org),
+        organization: toOrganization(org, deps.now()),
         member: toMember(member),
       },
     };

@@ -2,6 +2,11 @@ import type { SsoClaims } from '@bridgekit/contract';
 import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { newId } from '../domain/ids';
+import {
+  JWT_SECRET_FIELD,
+  PREVIOUS_JWT_SECRET_FIELD,
+  previousSecretLive,
+} from '../domain/jwt-secret';
 import { normalizeEmail } from '../domain/members';
 import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
@@ -21,21 +26,31 @@ const hasNul = (value: string | undefined) => value?.includes('\u0000') ?? false
 const MAX_ORG_KEYS = 1000;
 const orgKeysBySecretBox = new WeakMap<Deps['secretBox'], ReturnType<typeof hmacKeyCache>>();
 
-/**
- * The organization's HS256 key, decrypted and imported once per sealed secret (a rotated or
- * regenerated secret is another sealed value, so it is never served stale). Non-extractable:
- * the plaintext secret does not stay in memory. Kept per SecretBox: only a box that can open
- * a secret is ever handed its key.
- */
-function orgHmacKey(deps: Deps, org: OrganizationRow): Promise<CryptoKey> {
+function keyCache(deps: Deps) {
   let keys = orgKeysBySecretBox.get(deps.secretBox);
   if (!keys) {
     keys = hmacKeyCache(MAX_ORG_KEYS);
     orgKeysBySecretBox.set(deps.secretBox, keys);
   }
-  return keys(`${org.id}\u0000${org.jwtSecretSealed}`, () =>
-    deps.secretBox.open(org.jwtSecretSealed, org.id, 'jwtSecret'),
-  );
+  return keys;
+}
+
+/**
+ * The organization's HS256 keys, current first, then the one a rotation replaced while its
+ * grace lasts (judged at `deps.now()`, never after). Each is decrypted and imported once per
+ * sealed secret (a rotated or re-encrypted secret is another sealed value, so it is never
+ * served stale). Non-extractable: the plaintext secret does not stay in memory. Kept per
+ * SecretBox: only a box that can open a secret is ever handed its key.
+ */
+function orgHmacKeys(deps: Deps, org: OrganizationRow): Promise<CryptoKey>[] {
+  const keys = keyCache(deps);
+  const key = (field: string, sealed: string) =>
+    keys(`${org.id}\u0000${field}\u0000${sealed}`, () =>
+      deps.secretBox.open(sealed, org.id, field),
+    );
+  const current = key(JWT_SECRET_FIELD, org.jwtSecretSealed);
+  if (!previousSecretLive(org, deps.now()) || !org.previousJwtSecretSealed) return [current];
+  return [current, key(PREVIOUS_JWT_SECRET_FIELD, org.previousJwtSecretSealed)];
 }
 
 export interface VerifyHostTokenOptions {
@@ -68,7 +83,7 @@ export async function verifyHostToken(
       // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
       if (hasNul(orgId)) return null;
       org = known?.id === orgId ? known : await findOrganizationById(deps.store.db, orgId);
-      return org ? orgHmacKey(deps, org) : null;
+      return org ? Promise.all(orgHmacKeys(deps, org)) : null;
     },
     consumeJti: async (orgId, jti, expiresAt) => {
       if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');

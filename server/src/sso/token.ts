@@ -10,12 +10,15 @@ import { importHmacKey } from './hmac-keys';
  * answer all of them with one generic 401, so a caller learns nothing about which one it was.
  */
 
+/** A jwtSecret, or the HMAC key already imported from it. */
+export type OrgSecret = string | CryptoKey;
+
 export interface SsoTokenDeps {
   /**
-   * The organization's jwtSecret (or the HMAC key already imported from it), or null if the
-   * organization is unknown.
+   * The organization's jwtSecret, or its secrets current first (after a rotation, the previous
+   * one while its grace lasts), or null if the organization is unknown.
    */
-  findOrgSecret(orgId: string): Promise<string | CryptoKey | null>;
+  findOrgSecret(orgId: string): Promise<OrgSecret | readonly OrgSecret[] | null>;
   /** Records a jti until `expiresAt`; false when it was already used. */
   consumeJti(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
   now(): Date;
@@ -151,6 +154,32 @@ function knownClaims(claims: CheckedClaims): SsoClaims {
   return result;
 }
 
+type VerifyOptions = Parameters<typeof jwtVerify>[2];
+
+/**
+ * jose's verification with each secret, all at once and to the end, so the time taken does not
+ * say which one matched. The answer is the matching secret's (a success, or why its token is
+ * refused: expired, say); `bad_signature` only when none matched.
+ */
+async function verifyWithAny(
+  token: string,
+  secrets: readonly OrgSecret[],
+  options: VerifyOptions,
+): Promise<{ payload: Record<string, unknown> } | Failure> {
+  const attempts = await Promise.all(
+    secrets.map(async (secret) => {
+      try {
+        const key = typeof secret === 'string' ? await importHmacKey(secret) : secret;
+        return { payload: (await jwtVerify(token, key, options)).payload };
+      } catch (error) {
+        return failure(reasonOf(error));
+      }
+    }),
+  );
+  const matched = attempts.find((a) => 'payload' in a || a.reason !== 'bad_signature');
+  return matched ?? attempts[0] ?? failure('bad_signature');
+}
+
 /**
  * Verifies an SSO token: HS256 with the organization's jwtSecret (as UTF-8 bytes), the
  * required claims, a lifetime of at most one hour, 30 s clock tolerance and single-use
@@ -180,15 +209,11 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
     return failure(unverifiedOrgId === undefined ? 'missing_claim:orgId' : 'invalid_claim:orgId');
   }
 
-  let verified: Record<string, unknown>;
-  try {
-    const key = typeof secret === 'string' ? await importHmacKey(secret) : secret;
-    ({ payload: verified } = await jwtVerify(token, key, options));
-  } catch (error) {
-    return failure(reasonOf(error));
-  }
+  const secrets: readonly OrgSecret[] = Array.isArray(secret) ? secret : [secret as OrgSecret];
+  const verified = await verifyWithAny(token, secrets, options);
+  if (!('payload' in verified)) return verified;
 
-  const checked = checkClaims(verified, unverifiedOrgId, now);
+  const checked = checkClaims(verified.payload, unverifiedOrgId, now);
   if (isFailure(checked)) return checked;
   if (checked.jti !== undefined) {
     // Kept past exp by the tolerance: the token is acceptable until then.

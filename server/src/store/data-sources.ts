@@ -1,6 +1,7 @@
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Db, Engine } from './db';
 import type { DataSourcesTable } from './schema';
+import { takeWriteLock } from './write-lock';
 
 export type DataSourceRow = DataSourcesTable;
 
@@ -16,10 +17,8 @@ export const findDataSource = (db: Db, orgId: string, id: string) =>
     .executeTakeFirst();
 
 /**
- * The row, locked until the transaction `tx` ends. On SQLite the transaction already has the
- * one connection to itself. On PostgreSQL the store-version row is taken first, then the row
- * `FOR UPDATE`: the order every write statement takes them in (its BEFORE STATEMENT trigger,
- * then its rows), so a PATCH never deadlocks with a concurrent DELETE or key rotation.
+ * The row, locked until the transaction `tx` ends (after the write lock, see takeWriteLock), so
+ * a PATCH never deadlocks with a concurrent DELETE or key rotation.
  */
 export async function findDataSourceForUpdate(tx: Db, engine: Engine, orgId: string, id: string) {
   const q = tx
@@ -28,7 +27,7 @@ export async function findDataSourceForUpdate(tx: Db, engine: Engine, orgId: str
     .where('organizationId', '=', orgId)
     .where('id', '=', id);
   if (engine !== 'postgres') return q.executeTakeFirst();
-  await sql`update store_version set version = version + 1 where id = 1`.execute(tx);
+  await takeWriteLock(tx, engine);
   return q.forUpdate().executeTakeFirst();
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
@@ -10,6 +10,7 @@ import { registerRawReader } from './precompiled';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
+import { ImmediateSqliteDialect } from './sqlite-immediate';
 
 const pgModule = lazy<typeof Pg>('pg');
 
@@ -117,7 +118,7 @@ function openSqlite(
   }
   const cached = cachedSqlite(file);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cached }),
+    dialect: new ImmediateSqliteDialect({ database: cached }),
     plugins: [new CamelCasePlugin()],
   });
   // Inside another request's transaction (between its awaits) the one connection would show

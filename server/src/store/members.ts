@@ -87,3 +87,29 @@ export function listMembers(
     .limit(page.limit + 1)
     .execute();
 }
+
+/** How many ADMINs the organization has (inside a transaction that locked it, to act on it). */
+export async function countAdmins(db: Db, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('members')
+    .select(({ fn }) => fn.countAll<number | string>().as('admins'))
+    .where('organizationId', '=', orgId)
+    .where('role', '=', 'ADMIN')
+    .executeTakeFirstOrThrow();
+  return Number(row.admins);
+}
+
+export const updateMemberRole = (db: Db, orgId: string, memberId: string, role: string) =>
+  db
+    .updateTable('members')
+    .set({ role })
+    .where('organizationId', '=', orgId)
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+
+export const deleteMemberRow = (db: Db, orgId: string, memberId: string) =>
+  db
+    .deleteFrom('members')
+    .where('organizationId', '=', orgId)
+    .where('id', '=', memberId)
+    .executeTakeFirst();

@@ -1,6 +1,8 @@
-import type { Db } from './db';
+import type { Updateable } from 'kysely';
+import type { Db, Engine } from './db';
 import { precompiled } from './precompiled';
 import type { OrganizationsTable } from './schema';
+import { takeWriteLock } from './write-lock';
 
 export type OrganizationRow = OrganizationsTable;
 export type OrganizationWithRole = OrganizationRow & { role: string };
@@ -58,4 +60,45 @@ export function listOrganizationsForUser(
     .orderBy('m.organizationId')
     .limit(page.limit + 1)
     .execute();
+}
+
+/**
+ * The organization row, locked until the transaction `tx` ends (after the write lock, see
+ * takeWriteLock): changes to the organization, its secret and its members' roles take turns.
+ */
+export async function findOrganizationForUpdate(
+  tx: Db,
+  engine: Engine,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  const q = tx.selectFrom('organizations').selectAll().where('id', '=', id);
+  if (engine !== 'postgres') return q.executeTakeFirst();
+  await takeWriteLock(tx, engine);
+  return q.forUpdate().executeTakeFirst();
+}
+
+export const updateOrganizationRow = (
+  db: Db,
+  id: string,
+  patch: Updateable<OrganizationsTable>,
+): Promise<OrganizationRow | undefined> =>
+  db.updateTable('organizations').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+
+/**
+ * Deletes the organization (its members and data sources go by foreign-key cascade) and the
+ * session revocations and used SSO `jti`s kept for it; returns the deleted row.
+ */
+export async function deleteOrganizationRow(
+  tx: Db,
+  id: string,
+): Promise<OrganizationRow | undefined> {
+  const deleted = await tx
+    .deleteFrom('organizations')
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!deleted) return undefined;
+  await tx.deleteFrom('revokedSessions').where('organizationId', '=', id).execute();
+  await tx.deleteFrom('ssoJti').where('organizationId', '=', id).execute();
+  return deleted;
 }

@@ -34,6 +34,10 @@ export interface OrganizationsTable {
   fullEmbedEnabled: number;
   embedAllowedOrigins: string;
   jwtSecretSealed: string;
+  /** The secret the last rotation replaced, sealed as `previousJwtSecret`; null when none. */
+  previousJwtSecretSealed: string | null;
+  /** When the previous secret stops verifying SSO tokens; null when none. */
+  previousJwtSecretExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -9,6 +9,7 @@ import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { keyIdOf } from '../../src/domain/secret-box';
 import { sealedColumn } from '../../src/domain/serialize';
 import type { Db } from '../../src/store/db';
+import { claimsFor, signHs256 } from '../sso-http/support';
 import { createPgDatabase, ENGINES } from '../support/bridge';
 import { newSecretKey, type OpenedBridge, openBridge } from './support';
 
@@ -33,7 +34,10 @@ interface SealedValue {
 /** Every sealed value in the store, read straight from the tables. */
 async function sealedValues(db: Db): Promise<SealedValue[]> {
   const out: SealedValue[] = [];
-  const orgs = await db.selectFrom('organizations').select(['id', 'jwtSecretSealed']).execute();
+  const orgs = await db
+    .selectFrom('organizations')
+    .select(['id', 'jwtSecretSealed', 'previousJwtSecretSealed'])
+    .execute();
   for (const org of orgs) {
     out.push({
       table: 'organizations',
@@ -41,6 +45,10 @@ async function sealedValues(db: Db): Promise<SealedValue[]> {
       field: 'jwtSecret',
       sealed: org.jwtSecretSealed,
     });
+    if (org.previousJwtSecretSealed) {
+      const sealed = org.previousJwtSecretSealed;
+      out.push({ table: 'organizations', id: org.id, field: 'previousJwtSecret', sealed });
+    }
   }
   const sources = await db.selectFrom('dataSources').selectAll().execute();
   for (const row of sources) {
@@ -61,6 +69,8 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   let apiKey: string;
   let orgId: string;
   let jwtSecret: string;
+  /** The secret the organization's jwtSecret rotation replaced (still in its grace period). */
+  let previousJwtSecret: string;
   /** data source id → storedSecrets before rotation */
   const storedBefore = new Map<string, string[]>();
   const sentSecrets = new Map<string, Record<string, string>>();
@@ -109,7 +119,11 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
       body: { name: 'Rotate Org' },
     });
     orgId = org.body.data.id;
-    jwtSecret = org.body.data.jwtSecret;
+    previousJwtSecret = org.body.data.jwtSecret;
+    const rotated = await first.request('POST', `/api/public/organizations/${orgId}/jwt-secret`, {
+      key: apiKey,
+    });
+    jwtSecret = rotated.body.data.jwtSecret;
     await first.request('POST', '/api/public/organizations', {
       key: apiKey,
       body: { name: 'Rotate Org Two' },
@@ -160,7 +174,8 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   });
 
   it('seals everything under K1 before the rotation', () => {
-    expect(sealedBefore.length).toBe(2 + 7 + 1);
+    // Two jwtSecrets, one previous jwtSecret, seven secrets of one source, one of another.
+    expect(sealedBefore.length).toBe(2 + 1 + 7 + 1);
     for (const v of sealedBefore)
       expect(v.sealed.split('.')[1]).toBe(keyIdOf(Buffer.from(k1, 'base64')));
   });
@@ -177,6 +192,7 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
     expect(rotateOutput.stdout.trim().split('\n')).toHaveLength(1);
     const all = rotateOutput.stdout + rotateOutput.stderr;
     expect(all).not.toContain(jwtSecret);
+    expect(all).not.toContain(previousJwtSecret);
     for (const secrets of sentSecrets.values()) {
       for (const value of Object.values(secrets)) expect(all).not.toContain(value);
     }
@@ -207,6 +223,14 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
     );
     expect(res.status).toBe(200);
     expect(res.body.data.jwtSecret).toBe(jwtSecret);
+  });
+
+  it('lets a bridge with only K2 verify SSO tokens signed with the previous jwtSecret', async () => {
+    for (const secret of [previousJwtSecret, jwtSecret]) {
+      const jwt = await signHs256(claimsFor(orgId), secret);
+      const res = await withK2.request('POST', '/api/sso/jwt', { body: { jwt } });
+      expect(res.status).toBe(200);
+    }
   });
 
   it('lets a bridge with only K2 list storedSecrets unchanged', async () => {

@@ -33,7 +33,9 @@ describe.each(ENGINES)('fuzzed request bodies, built from the contract schemas o
     expect(BODY_ROUTES.map(([id]) => id)).toEqual(
       expect.arrayContaining([
         'createOrganization',
+        'updateOrganization',
         'addMember',
+        'updateMember',
         'createDataSource',
         'verifyDataSource',
         'updateDataSource',

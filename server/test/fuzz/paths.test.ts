@@ -39,6 +39,18 @@ describe.each(ENGINES)('fuzzed path ids on %s', (engine) => {
   });
   afterAll(() => world?.bridge.stop());
 
+  it('covers the lifecycle routes', () => {
+    expect(PARAM_ROUTES.map(([id]) => id)).toEqual(
+      expect.arrayContaining([
+        'updateOrganization',
+        'deleteOrganization',
+        'rotateJwtSecret',
+        'updateMember',
+        'removeMember',
+      ]),
+    );
+  });
+
   it.each(PARAM_ROUTES)(
     '%s: never a 5xx, always the envelope',
     async (_id, route) => {

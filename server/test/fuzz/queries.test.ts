@@ -33,6 +33,7 @@ describe.each(ENGINES)('fuzzed query strings, built from the contract schemas on
         'listOrganizations',
         'createOrganization',
         'getOrganization',
+        'updateOrganization',
         'listMembers',
         'listDataSources',
         'ssoBrowser',

@@ -15,6 +15,8 @@ export interface FuzzWorld {
   jwtSecret: string;
   dataSourceId: string;
   memberId: string;
+  /** A MEMBER no caller is: what the fuzzed role changes and removals address. */
+  spareMemberId: string;
   adminKey: string;
   memberKey: string;
   sessionToken: string;
@@ -46,6 +48,11 @@ export async function startFuzzWorld(engine: Engine): Promise<FuzzWorld> {
     body: { email: member.email, role: 'MEMBER' },
   });
   if (added.status !== 201) throw new Error(`add member: ${added.text}`);
+  const spare = await bridge.request('POST', `/api/public/organizations/${orgId}/members`, {
+    key: admin.key,
+    body: { email: 'fuzz-spare@example.com', role: 'MEMBER' },
+  });
+  if (spare.status !== 201) throw new Error(`add member: ${spare.text}`);
   const fixturePassword = `${MARK}-fixture-${randomBytes(8).toString('hex')}`;
   const ds = await bridge.request('POST', `/api/public/organizations/${orgId}/data-sources`, {
     key: admin.key,
@@ -72,6 +79,7 @@ export async function startFuzzWorld(engine: Engine): Promise<FuzzWorld> {
     jwtSecret: org.body.data.jwtSecret,
     dataSourceId: ds.body.data.id,
     memberId: added.body.data.id,
+    spareMemberId: spare.body.data.id,
     adminKey: admin.key,
     memberKey: member.key,
     sessionToken: session.body.data.sessionToken,
@@ -102,8 +110,11 @@ export const callers = (world: FuzzWorld): fc.Arbitrary<string | undefined> =>
 export function pathOf(route: RouteDef, world: FuzzWorld): string {
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (name === 'orgId') return world.orgId;
-    if (name === 'id')
-      return route.path.includes('/members/') ? world.memberId : world.dataSourceId;
+    if (name === 'id' && route.path.includes('/members/')) {
+      // Role changes and removals leave the callers' own memberships as they are.
+      return route.method === 'get' ? world.memberId : world.spareMemberId;
+    }
+    if (name === 'id') return world.dataSourceId;
     if (name === 'slug') return world.orgSlug;
     throw new Error(`no fuzz value for path parameter {${name}} of ${route.path}`);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Organization } from '@bridgekit/contract';
+import { Organization, SsoSession } from '@bridgekit/contract';
 import { type JWTPayload, SignJWT } from 'jose';
 import { createPgDatabase, startBridge, type TestBridge } from '../support/bridge';
 
@@ -90,4 +90,39 @@ export async function startBridgeOn(
   });
   if (bridge.deps.store.engine !== 'postgres') throw new Error('expected a PostgreSQL store');
   return { ...bridge, engine: 'postgres', databaseUrl: pg.url };
+}
+
+/**
+ * A full-embed sign-in framed by `framingOrigin` (GET /api/sso/jwt with its Referer), then the
+ * embed page's trade of the cookie for its bearer token. Throws when either step is refused.
+ */
+export async function embedSignIn(
+  bridge: Pick<TestBridge, 'request'>,
+  org: { id: string; jwtSecret: string },
+  framingOrigin: string,
+  claims: Record<string, unknown> = {},
+): Promise<{ cookie: string; sessionToken: string }> {
+  const jwt = await signHs256(claimsFor(org.id, claims), org.jwtSecret);
+  const res = await bridge.request('GET', `/api/sso/jwt?jwt=${encodeURIComponent(jwt)}`, {
+    headers: { referer: `${framingOrigin}/app` },
+  });
+  if (res.status !== 302) throw new Error(`embed sign-in: ${res.status} ${res.text}`);
+  const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const traded = await bridge.request('POST', '/embed/session', {
+    headers: { cookie, 'x-bridgekit-embed': '1' },
+  });
+  if (traded.status !== 200) throw new Error(`embed session: ${traded.status} ${traded.text}`);
+  return { cookie, sessionToken: traded.body.data.sessionToken as string };
+}
+
+/** A kit session (POST /api/sso/jwt) for the claims; throws when refused. */
+export async function kitSignIn(
+  bridge: Pick<TestBridge, 'request'>,
+  org: { id: string; jwtSecret: string },
+  claims: Record<string, unknown> = {},
+): Promise<SsoSession> {
+  const jwt = await signHs256(claimsFor(org.id, claims), org.jwtSecret);
+  const res = await bridge.request('POST', '/api/sso/jwt', { body: { jwt } });
+  if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${res.text}`);
+  return SsoSession.parse(res.body.data);
 }

@@ -120,6 +120,41 @@ describe('verifySsoToken: accepted', () => {
   });
 });
 
+describe('verifySsoToken: a rotated secret in its grace period', () => {
+  const SECRET_NEW = 'Nw3Kp9Lm2Qx7Vn4Rt1Ks9Jh6Gf3Dd0Ss5Aa8Ww2Ee7Y';
+  const rotated = () => ({
+    ...fakeDeps(),
+    findOrgSecret: vi.fn(async () => [SECRET_NEW, SECRET_A] as const),
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('accepts a token signed with the current or with the previous secret', async () => {
+    for (const secret of [SECRET_NEW, SECRET_A]) {
+      const result = await verifySsoToken(await hs256(base(), secret), rotated());
+      expect(result.ok).toBe(true);
+    }
+  });
+
+  it('refuses a token of neither secret as a bad signature', async () => {
+    const result = await verifySsoToken(await hs256(base(), SECRET_B), rotated());
+    expect(result).toEqual({ ok: false, reason: 'bad_signature' });
+  });
+
+  it("answers with the matching secret's reason, not the other's bad signature", async () => {
+    const expired = await hs256({ ...base(), iat: T - 700, exp: T - 100 }, SECRET_A);
+    expect(await verifySsoToken(expired, rotated())).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('checks the signature with every secret, whichever matches, so timing does not tell', async () => {
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    await verifySsoToken(await hs256(base(), SECRET_NEW), rotated());
+    expect(verify).toHaveBeenCalledTimes(2);
+    verify.mockClear();
+    await verifySsoToken(await hs256(base(), SECRET_A), rotated());
+    expect(verify).toHaveBeenCalledTimes(2);
+  });
+});
+
 describe('verifySsoToken: interoperability', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });

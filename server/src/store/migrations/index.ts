@@ -3,6 +3,7 @@ import { initial } from './0001-initial';
 import { rateLimits } from './0002-rate-limits';
 import { storeVersion } from './0003-store-version';
 import { revokedSessions } from './0004-revoked-sessions';
+import { previousJwtSecret } from './0005-previous-jwt-secret';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -14,6 +15,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002_rate_limits': rateLimits(dialect),
     '0003_store_version': storeVersion(dialect),
     '0004_revoked_sessions': revokedSessions(dialect),
+    '0005_previous_jwt_secret': previousJwtSecret(),
   };
 }
 
