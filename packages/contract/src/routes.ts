@@ -41,7 +41,9 @@ export interface RouteDef {
   errors: ErrorTitle[];
 }
 
-const AUTHED: ErrorTitle[] = ['Unauthorized', 'NotFound', 'TooManyRequests', 'ServiceUnavailable'];
+const AUTHED: ErrorTitle[] = ['Unauthorized', 'TooManyRequests', 'ServiceUnavailable'];
+// A route with an organization in its path answers 404 when the caller can't see it.
+const IN_ORG: ErrorTitle[] = [...AUTHED, 'NotFound'];
 const WITH_BODY: ErrorTitle[] = ['ValidationError', 'PayloadTooLarge', 'UnsupportedMediaType'];
 const AnyJson = z.record(z.string(), z.unknown());
 const Health = z.object({
@@ -84,7 +86,7 @@ export const routes = {
     query: OrganizationQuery,
     status: 200,
     response: dataOf(Organization),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError'],
   },
   listMembers: {
     method: 'get',
@@ -96,7 +98,7 @@ export const routes = {
     query: PageQuery,
     status: 200,
     response: pageOf(Member),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError'],
   },
   addMember: {
     method: 'post',
@@ -108,7 +110,7 @@ export const routes = {
     body: AddMemberBody,
     status: 201,
     response: dataOf(Member),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden', 'Conflict'],
   },
   getMember: {
     method: 'get',
@@ -119,7 +121,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: AUTHED,
+    errors: IN_ORG,
   },
   listDataSources: {
     method: 'get',
@@ -131,7 +133,7 @@ export const routes = {
     query: PageQuery,
     status: 200,
     response: pageOf(DataSource),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError'],
   },
   createDataSource: {
     method: 'post',
@@ -143,7 +145,7 @@ export const routes = {
     body: CreateDataSourceBody,
     status: 201,
     response: dataOf(DataSource),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden'],
   },
   verifyDataSource: {
     method: 'post',
@@ -155,7 +157,7 @@ export const routes = {
     body: VerifyDataSourceBody,
     status: 200,
     response: dataOf(VerifyResult),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'VerificationFailed'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden', 'VerificationFailed'],
   },
   getDataSource: {
     method: 'get',
@@ -166,7 +168,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: AUTHED,
+    errors: IN_ORG,
   },
   updateDataSource: {
     method: 'patch',
@@ -178,7 +180,7 @@ export const routes = {
     body: UpdateDataSourceBody,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden'],
   },
   deleteDataSource: {
     method: 'delete',
@@ -189,7 +191,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...AUTHED, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden'],
   },
   ssoExchange: {
     method: 'post',
