@@ -117,6 +117,8 @@ describe('the API reference page', () => {
     await expect
       .poll(() => heading.evaluate((h) => h.getBoundingClientRect().top))
       .toBeLessThan(200);
+    // The operation's own curl sample (x-codeSamples) is the one shown.
+    await operation.page.getByText('Authorization: Bearer $BRIDGEKIT_API_KEY').first().waitFor();
     await operation.page.screenshot({ path: `${SHOTS}docs-operation-${width}.png` });
   });
 });
@@ -134,6 +136,7 @@ describe('try it', () => {
     const response = await answered;
     expect(response.status()).toBe(200);
     expect(await response.request().headerValue('authorization')).toBe(`Bearer ${key}`);
+    await page.getByText('200 OK').first().waitFor();
     await page.screenshot({ path: `${SHOTS}try-it-1280.png` });
 
     // Kept in memory only: not in storage, cookies or IndexedDB.

@@ -43,6 +43,10 @@ const example = (response: ExampleResponse | undefined, key: string, type: strin
     ? { examples: { [key]: { summary: response.summary, value: response.body } } }
     : {};
 
+/** A query string value as the type its schema describes (`limit=2` is the integer 2). */
+const typed = (value: string, schema: JsonSchema) =>
+  schema.type === 'integer' || schema.type === 'number' ? Number(value) : value;
+
 function parameters(route: RouteDef, examples: ApiExamples[string]) {
   const out: JsonSchema[] = [];
   for (const [where, schema] of [
@@ -61,7 +65,7 @@ function parameters(route: RouteDef, examples: ApiExamples[string]) {
         required: where === 'path' || required.has(name),
         schema: prop,
       };
-      if (values[name] !== undefined) param.example = values[name];
+      if (values[name] !== undefined) param.example = typed(values[name], prop);
       out.push(param);
     }
   }
@@ -85,7 +89,13 @@ function successResponse(route: RouteDef, examples: ApiExamples[string]): JsonSc
       return [type, { schema, ...example(recorded, 'success', type) }];
     }),
   );
-  return { description: route.summary, content };
+  const description =
+    types[0] === 'application/json'
+      ? 'Success'
+      : types[0] === 'text/html'
+        ? 'HTML page'
+        : 'Static file';
+  return { description, content };
 }
 
 function errorResponses(route: RouteDef, examples: ApiExamples[string]) {

@@ -52,7 +52,6 @@ export const SCALAR_CONFIG = {
   agent: { disabled: true },
   mcp: { disabled: true },
   documentDownloadType: 'json',
-  defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
   metaData: { title: 'Bridgekit API reference' },
   // Its button to open Scalar's hosted client would leave this bridge; the in-page one stays.
   hideClientButton: true,
