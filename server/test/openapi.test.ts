@@ -108,6 +108,14 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('lists NotFound for every API route that names a record in its path', () => {
+    const silent = (Object.entries(routes) as [string, RouteDef][])
+      .filter(([, r]) => r.auth === 'bearer' && /\{\w+\}/.test(r.path))
+      .filter(([, r]) => !r.errors.includes('NotFound'))
+      .map(([id]) => id);
+    expect(silent).toEqual([]);
+  });
+
   it('gives every operation a unique operationId', () => {
     const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)
       .flatMap((ops) => Object.values(ops))
