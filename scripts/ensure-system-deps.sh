@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs (Chromium for browser tests, OpenSSH server
-# and OpenSSL for verify tests) when they are missing, and starts the local PostgreSQL and Redis
-# if they are down. A no-op on a machine that already has everything.
+# and OpenSSL for verify tests, curl to run the API reference's samples) when they are missing,
+# and starts the local PostgreSQL and Redis if they are down. A no-op on a machine that already
+# has everything.
 set -euo pipefail
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v openssl >/dev/null || need+=(openssl)
+command -v curl >/dev/null || need+=(curl)
 command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 
 if [ ${#need[@]} -gt 0 ]; then

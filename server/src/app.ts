@@ -22,8 +22,13 @@ const EMBED_ASSETS_DIR = fileURLToPath(
   new URL('../../packages/react/dist/embed/', import.meta.url),
 );
 
+export interface AppOptions {
+  /** Where the full-embed page's bundle is; the kit's build output unless a test says otherwise. */
+  embedAssetsDir?: string;
+}
+
 /** The bridge as an Express app that does not listen: main.ts and tests both use it. */
-export function createApp(deps: Deps): Express {
+export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -40,7 +45,7 @@ export function createApp(deps: Deps): Express {
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
   serviceRoutes(router, deps);
-  embedRoutes(router, deps, { assetsDir: EMBED_ASSETS_DIR });
+  embedRoutes(router, deps, { assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR });
   app.use(router);
   app.use(notFoundRoute);
   app.use(errorHandler);

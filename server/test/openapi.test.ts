@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, routes } from '@bridgekit/contract';
+import { loadOpenApiDocument, type RouteDef, routes, statusOf } from '@bridgekit/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
@@ -55,13 +55,65 @@ describe('OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('is the document built from the route table', () => {
-    expect(doc).toEqual(buildOpenApiDocument());
+  it('is the document built from the route table', async () => {
+    expect(doc).toEqual(await loadOpenApiDocument());
   });
 
   it('documents exactly the routes of the route table', () => {
     const table = new Set(Object.values(routes).map((r) => `${r.method.toUpperCase()} ${r.path}`));
     expect([...documented].sort()).toEqual([...table].sort());
+  });
+
+  const operation = (route: RouteDef) => doc.paths[route.path][route.method];
+
+  it('gives every operation a curl sample; those that need a key use $BRIDGEKIT_API_KEY', () => {
+    for (const route of Object.values(routes) as RouteDef[]) {
+      const curl = operation(route)['x-codeSamples']?.find(
+        (s: { label: string }) => s.label === 'curl',
+      );
+      expect(curl?.source, route.path).toMatch(/^curl /);
+      if (route.auth === 'bearer') {
+        expect(curl.source).toContain('Authorization: Bearer $BRIDGEKIT_API_KEY');
+      }
+      expect(curl.source).not.toMatch(/bk_key_[A-Za-z0-9]{32}/);
+    }
+  });
+
+  it('gives the SSO operations a host-backend sample with @bridgekit/node', () => {
+    for (const route of [routes.ssoExchange, routes.ssoBrowser]) {
+      const samples = operation(route)['x-codeSamples'] as { label: string; source: string }[];
+      const node = samples.find((s) => s.label === '@bridgekit/node');
+      expect(node?.source).toMatch(/from '@bridgekit\/node'/);
+      expect(node?.source).toContain('process.env.BRIDGEKIT_ORG_SECRET');
+    }
+  });
+
+  it('shows a request example and an answer for the success and each error title', () => {
+    for (const [id, route] of Object.entries(routes) as [string, RouteDef][]) {
+      const op = operation(route);
+      if (route.body) {
+        expect(op.requestBody.content['application/json'].examples?.request, id).toBeDefined();
+      }
+      const responses = op.responses as Record<string, { content?: object; headers?: object }>;
+      const success = responses[String(route.status)]!;
+      const shown = Object.values(success.content ?? {}).some((m) => 'examples' in m);
+      expect(shown || Object.keys(success.headers ?? {}).length > 0, id).toBe(true);
+      for (const title of route.errors) {
+        const media = Object.values(responses[String(statusOf[title])]!.content ?? {});
+        expect(
+          media.some((m) => title in (m.examples ?? {})),
+          `${id} ${title}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('lists NotFound for every API route that names a record in its path', () => {
+    const silent = (Object.entries(routes) as [string, RouteDef][])
+      .filter(([, r]) => r.auth === 'bearer' && /\{\w+\}/.test(r.path))
+      .filter(([, r]) => !r.errors.includes('NotFound'))
+      .map(([id]) => id);
+    expect(silent).toEqual([]);
   });
 
   it('gives every operation a unique operationId', () => {

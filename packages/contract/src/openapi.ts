@@ -1,31 +1,53 @@
-import { z } from 'zod';
-import { ErrorBody, Limit, statusOf } from './common';
-import { DataSource } from './data-source';
-import { Member, User } from './member';
-import { Organization } from './organization';
-import { type RouteDef, routes } from './routes';
-import { SsoSession } from './sso';
+import { type ErrorTitle, statusOf } from './common';
+import { type ApiExamples, type ExampleResponse, loadApiExamples } from './examples';
+import { operationExtras, successHeaders } from './openapi-examples';
+import { componentRef, componentSchemas, type JsonSchema, toSchema } from './openapi-schema';
+import { type RouteDef, type RouteId, routes } from './routes';
 
-type JsonSchema = Record<string, unknown>;
-
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const json = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-    override: (ctx) => {
-      // The page size travels as a query string but means an integer 1..100.
-      if (ctx.zodSchema === Limit) {
-        for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
-        Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1, maximum: 100, default: 50 });
-      }
-    },
-  }) as JsonSchema;
-  delete json.$schema;
-  return json;
+/** One line per tag, shown above its operations; a new tag needs one. */
+export const TAG_DESCRIPTIONS: Record<RouteDef['tag'], string> = {
+  Organizations:
+    'One organization per customer of your product: its slug, embed settings and the secret your backend signs SSO tokens with. Creating one makes the caller its ADMIN.',
+  Members: 'The users of an organization and their role (ADMIN or MEMBER).',
+  'Data sources':
+    "An organization's database connections. Secrets are accepted, stored encrypted, and never returned: `storedSecrets` names the ones that are set.",
+  SSO: "Sign your product's users into an organization with a short-lived JWT your backend signs with the organization's `jwtSecret`.",
+  Embed:
+    "The full-embed page the bridge shows inside your product's iframe, its files, and the session it runs on.",
+  Service: 'This reference, the OpenAPI document, and the health check for load balancers.',
 };
 
-const parameters = (route: RouteDef) => {
+const DESCRIPTION = `Organizations, data sources and members of the BI service, with API-key auth and SSO for embedding.
+
+**Authentication.** Send \`Authorization: Bearer <API key>\` (create a key with \`npx bridge keys create --email you@example.com\`), or an embed session token from \`POST /api/sso/jwt\`. To try a call from this page, paste your key under *Authentication*: it stays in this page and goes only to this bridge, in the \`Authorization\` header, which the bridge never logs.
+
+**Errors** are JSON, \`{"error": {"title", "detail", "fieldErrors"?}}\`. A title always comes with the same status; \`fieldErrors\` names each rejected field.
+
+**Lists** are paged with \`limit\` (1–100, default 50) and \`cursor\` (the previous page's \`pagination.nextCursor\`).
+
+Every example on this page is a real answer of the bridge, recorded by its test suite, with ids, times and secrets replaced by stable example values.`;
+
+/** The content type of a route's errors: a page answers with a page, everything else with JSON. */
+export const errorContentType = (route: RouteDef): 'application/json' | 'text/html' =>
+  route.contentType === 'text/html' && route.status === 200 ? 'text/html' : 'application/json';
+
+/** The content types of a route's success answer (none for a redirect). */
+export function successContentTypes(route: RouteDef): string[] {
+  if (route.status >= 300 && route.status < 400) return [];
+  const type = route.contentType ?? 'application/json';
+  return typeof type === 'string' ? [type] : [...type];
+}
+
+const example = (response: ExampleResponse | undefined, key: string, type: string) =>
+  response && (response.contentType ?? 'application/json') === type
+    ? { examples: { [key]: { summary: response.summary, value: response.body } } }
+    : {};
+
+/** A query string value as the type its schema describes (`limit=2` is the integer 2). */
+const typed = (value: string, schema: JsonSchema) =>
+  schema.type === 'integer' || schema.type === 'number' ? Number(value) : value;
+
+function parameters(route: RouteDef, examples: ApiExamples[string]) {
   const out: JsonSchema[] = [];
   for (const [where, schema] of [
     ['path', route.params],
@@ -35,78 +57,100 @@ const parameters = (route: RouteDef) => {
     const json = toSchema(schema, 'input');
     const props = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required as string[] | undefined) ?? []);
+    const values = (where === 'path' ? examples?.request.params : examples?.request.query) ?? {};
     for (const [name, prop] of Object.entries(props)) {
-      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop });
+      const param: JsonSchema = {
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: prop,
+      };
+      if (values[name] !== undefined) param.example = typed(values[name], prop);
+      out.push(param);
     }
   }
   return out;
-};
+}
 
-const errorResponses = (route: RouteDef) => {
+function successResponse(route: RouteDef, examples: ApiExamples[string]): JsonSchema {
+  const recorded = examples?.success;
+  const types = successContentTypes(route);
+  if (types.length === 0) {
+    return { description: recorded?.summary ?? 'Redirect', headers: successHeaders(recorded) };
+  }
+  const content = Object.fromEntries(
+    types.map((type) => {
+      const schema =
+        type === 'application/json'
+          ? route.response
+            ? toSchema(route.response, 'output')
+            : {}
+          : { type: 'string' };
+      return [type, { schema, ...example(recorded, 'success', type) }];
+    }),
+  );
+  const description =
+    types[0] === 'application/json'
+      ? 'Success'
+      : types[0] === 'text/html'
+        ? 'HTML page'
+        : 'Static file';
+  return { description, content };
+}
+
+function errorResponses(route: RouteDef, examples: ApiExamples[string]) {
+  const type = errorContentType(route);
+  const schema = type === 'text/html' ? { type: 'string' } : componentRef('Error');
   const out: Record<string, JsonSchema> = {};
-  for (const title of [...route.errors, 'InternalError' as const]) {
+  for (const title of [...route.errors, 'InternalError'] as ErrorTitle[]) {
     const status = String(statusOf[title]);
-    const prev = out[status];
+    const prev = out[status] as { description: string; content: Record<string, JsonSchema> };
+    const media = prev?.content[type] ?? { schema };
+    const recorded = example(examples?.errors[title], title, type).examples;
+    if (recorded) media.examples = { ...(media.examples as object), ...recorded };
     out[status] = {
       description: prev ? `${prev.description}, ${title}` : title,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: { [type]: media },
     };
   }
   return out;
-};
+}
 
-const successResponse = (route: RouteDef): JsonSchema => {
-  if (route.status === 302) return { description: 'Redirect to the embed page' };
-  if (route.contentType === 'text/html')
-    return { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
-  if (Array.isArray(route.contentType)) {
-    const content = Object.fromEntries(
-      route.contentType.map((type) => [type, { schema: { type: 'string' } }]),
-    );
-    return { description: 'Static file', content };
-  }
-  return {
-    description: 'Success',
-    content: {
-      'application/json': { schema: route.response ? toSchema(route.response, 'output') : {} },
-    },
-  };
-};
-
-/** Builds the OpenAPI 3.1 document of every route in the route table. */
-export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
+/** Builds the OpenAPI 3.1 document of every route in the route table, with their examples. */
+export function buildOpenApiDocument(
+  options: { serverUrl?: string; examples?: ApiExamples } = {},
+): JsonSchema {
+  const { serverUrl = '/', examples = {} } = options;
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const [operationId, route] of Object.entries(routes) as [string, RouteDef][]) {
+  for (const [operationId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
+    const recorded = examples[operationId];
     const op: JsonSchema = {
       operationId,
       summary: route.summary,
       tags: [route.tag],
-      parameters: parameters(route),
-      responses: { [String(route.status)]: successResponse(route), ...errorResponses(route) },
+      parameters: parameters(route, recorded),
+      responses: {
+        [String(route.status)]: successResponse(route, recorded),
+        ...errorResponses(route, recorded),
+      },
+      ...operationExtras(operationId, route, recorded),
     };
     if (route.auth === 'none') op.security = [];
     if (route.body) {
-      op.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: toSchema(route.body, 'input') } },
-      };
+      const body = recorded?.request.body;
+      const media: JsonSchema = { schema: toSchema(route.body, 'input') };
+      if (body !== undefined) media.examples = { request: { summary: 'Request', value: body } };
+      op.requestBody = { required: true, content: { 'application/json': media } };
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method] = op;
   }
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Bridgekit public API',
-      version: '0.1.0',
-      description:
-        'Organizations, data sources and members of the BI service, with API-key auth and SSO for embedding.',
-    },
-    servers: [{ url: serverUrl }],
+    info: { title: 'Bridgekit public API', version: '0.1.0', description: DESCRIPTION },
+    servers: [{ url: serverUrl, description: 'This bridge' }],
     security: [{ bearer: [] }],
-    tags: ['Organizations', 'Members', 'Data sources', 'SSO', 'Embed', 'Service'].map((name) => ({
-      name,
-    })),
+    tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       securitySchemes: {
@@ -116,14 +160,12 @@ export function buildOpenApiDocument(serverUrl = '/'): JsonSchema {
           description: 'An API key (`bk_key_…`) or an embed session token from /api/sso/jwt',
         },
       },
-      schemas: {
-        Error: toSchema(ErrorBody, 'output'),
-        Organization: toSchema(Organization, 'output'),
-        DataSource: toSchema(DataSource, 'output'),
-        Member: toSchema(Member, 'output'),
-        User: toSchema(User, 'output'),
-        SsoSession: toSchema(SsoSession, 'output'),
-      },
+      schemas: componentSchemas(),
     },
   };
+}
+
+/** The document with the committed examples (`packages/contract/src/examples.json`). */
+export async function loadOpenApiDocument(serverUrl = '/'): Promise<JsonSchema> {
+  return buildOpenApiDocument({ serverUrl, examples: await loadApiExamples() });
 }

@@ -50,7 +50,9 @@ export interface RouteDef {
   errors: ErrorTitle[];
 }
 
-const AUTHED: ErrorTitle[] = ['Unauthorized', 'NotFound', 'TooManyRequests', 'ServiceUnavailable'];
+const AUTHED: ErrorTitle[] = ['Unauthorized', 'TooManyRequests', 'ServiceUnavailable'];
+// A route with an organization in its path answers 404 when the caller can't see it.
+const IN_ORG: ErrorTitle[] = [...AUTHED, 'NotFound'];
 const WITH_BODY: ErrorTitle[] = ['ValidationError', 'PayloadTooLarge', 'UnsupportedMediaType'];
 const AnyJson = z.record(z.string(), z.unknown());
 const Health = z.object({
@@ -93,7 +95,7 @@ export const routes = {
     query: OrganizationQuery,
     status: 200,
     response: dataOf(Organization),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError'],
   },
   updateOrganization: {
     method: 'patch',
@@ -143,7 +145,7 @@ export const routes = {
     query: PageQuery,
     status: 200,
     response: pageOf(Member),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError'],
   },
   addMember: {
     method: 'post',
@@ -155,7 +157,7 @@ export const routes = {
     body: AddMemberBody,
     status: 201,
     response: dataOf(Member),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden', 'Conflict'],
   },
   getMember: {
     method: 'get',
@@ -166,7 +168,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: AUTHED,
+    errors: IN_ORG,
   },
   updateMember: {
     method: 'patch',
@@ -202,7 +204,7 @@ export const routes = {
     query: PageQuery,
     status: 200,
     response: pageOf(DataSource),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError'],
   },
   createDataSource: {
     method: 'post',
@@ -214,7 +216,7 @@ export const routes = {
     body: CreateDataSourceBody,
     status: 201,
     response: dataOf(DataSource),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden'],
   },
   verifyDataSource: {
     method: 'post',
@@ -226,7 +228,7 @@ export const routes = {
     body: VerifyDataSourceBody,
     status: 200,
     response: dataOf(VerifyResult),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'VerificationFailed'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden', 'VerificationFailed'],
   },
   getDataSource: {
     method: 'get',
@@ -237,7 +239,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: AUTHED,
+    errors: IN_ORG,
   },
   updateDataSource: {
     method: 'patch',
@@ -249,7 +251,7 @@ export const routes = {
     body: UpdateDataSourceBody,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden'],
   },
   deleteDataSource: {
     method: 'delete',
@@ -260,7 +262,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...AUTHED, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden'],
   },
   ssoExchange: {
     method: 'post',
@@ -370,12 +372,23 @@ export const routes = {
   docs: {
     method: 'get',
     path: '/docs',
-    summary: 'Readable API reference (works offline)',
+    summary: 'The API reference, with examples and try-it (served by the bridge, works offline)',
     tag: 'Service',
     auth: 'none',
     status: 200,
     contentType: 'text/html',
     errors: [],
+  },
+  docsAsset: {
+    method: 'get',
+    path: '/docs/assets/{file}',
+    summary: "The reference page's scripts: the Scalar renderer (from npm) and its start-up script",
+    tag: 'Service',
+    auth: 'none',
+    params: z.strictObject({ file: z.enum(['scalar.js', 'docs.js']) }),
+    status: 200,
+    contentType: ['text/javascript'],
+    errors: ['NotFound'],
   },
   health: {
     method: 'get',

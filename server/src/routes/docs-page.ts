@@ -1,68 +1,93 @@
-type Json = Record<string, unknown>;
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { expressPath, routes } from '@bridgekit/contract';
 
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
+/**
+ * The reference page's policy. Scripts come only from the bridge (Scalar's bundle and our
+ * start-up script; no inline script, no eval). Styles may be inline: Scalar adds <style>
+ * elements and style attributes at run time, and only part of them carry a nonce. Requests go
+ * only to this bridge (try-it calls, the OpenAPI document), so nothing leaves for a CDN.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
-const pretty = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
+const assetUrl = (file: 'scalar.js' | 'docs.js') =>
+  expressPath(routes.docsAsset.path).replace(':file', file);
 
-/** A self-contained HTML reference built from the OpenAPI document: no scripts, no network. */
-export function renderDocsPage(doc: Json): string {
-  const info = doc.info as { title: string; description: string; version: string };
-  const paths = doc.paths as Record<string, Record<string, Json>>;
-  const byTag = new Map<string, string[]>();
-  for (const [path, ops] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      const tag = (op.tags as string[])[0] ?? 'Other';
-      const params = (op.parameters as Json[]).map(
-        (p) =>
-          `<li><code>${escapeHtml(String(p.name))}</code> (${escapeHtml(String(p.in))}${p.required ? ', required' : ''}) ${pretty(p.schema)}</li>`,
-      );
-      const body = (op.requestBody as Json | undefined)?.content as
-        | Record<string, Json>
-        | undefined;
-      const responses = Object.entries(op.responses as Record<string, Json>).map(([status, r]) => {
-        const schema = (r.content as Record<string, Json> | undefined)?.['application/json']
-          ?.schema;
-        const shown = schema && !('$ref' in (schema as Json)) ? pretty(schema) : '';
-        return `<li><b>${status}</b> ${escapeHtml(String(r.description))}${shown}</li>`;
-      });
-      const section = `<section id="${escapeHtml(String(op.operationId))}">
-<h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(String(op.summary))}${(op.security as unknown[] | undefined)?.length === 0 ? ' <em>(no auth)</em>' : ''}</p>
-${params.length ? `<h4>Parameters</h4><ul>${params.join('')}</ul>` : ''}
-${body ? `<h4>Body</h4>${pretty(body['application/json']?.schema)}` : ''}
-<h4>Responses</h4><ul>${responses.join('')}</ul></section>`;
-      byTag.set(tag, [...(byTag.get(tag) ?? []), section]);
-    }
+// Scalar's default theme has muted text and method colours below WCAG AA contrast (4.5:1) on
+// its panels; these keep its look with shades that pass, in light and dark mode.
+const CONTRAST_CSS = `.light-mode {
+  --scalar-color-2: #5f5f5f;
+  --scalar-color-3: #666666;
+  --scalar-color-blue: #0065a8;
+  --scalar-color-green: #00754a;
+  --scalar-color-orange: #b34700;
+  --scalar-color-red: #c41e1e;
+  --scalar-color-yellow: #8a6100;
+  --scalar-color-purple: #6b3fbf;
+}
+.dark-mode {
+  --scalar-color-3: #8c8c8c;
+}`;
+
+/** Scalar's options: everything that would call another host is off (the CSP blocks it too). */
+export const SCALAR_CONFIG = {
+  url: routes.openApi.path,
+  // Its default fonts load from Scalar's CDN; the system fonts read as well.
+  withDefaultFonts: false,
+  telemetry: false,
+  // A pasted API key lives in the page's memory only, never in localStorage.
+  persistAuth: false,
+  showDeveloperTools: 'never',
+  // Scalar's hosted AI chat and MCP links are services of theirs, not of this bridge.
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: 'json',
+  metaData: { title: 'Bridgekit API reference' },
+  // Its button to open Scalar's hosted client would leave this bridge; the in-page one stays.
+  hideClientButton: true,
+  customCss: CONTRAST_CSS,
+};
+
+/** The start-up script: mounts the reference with the options above. */
+export const DOCS_SCRIPT = `Scalar.createApiReference('#bridgekit-docs', ${JSON.stringify(SCALAR_CONFIG)});
+// Scalar's copy buttons on code blocks show an icon and have no name: give them one.
+new MutationObserver(() => {
+  for (const button of document.querySelectorAll('button.scalar-code-copy:not([aria-label])')) {
+    button.setAttribute('aria-label', 'Copy code');
   }
-  const schemas = (doc.components as { schemas: Json }).schemas;
-  const toc = [...byTag.keys()]
-    .map((t) => `<li><a href="#tag-${escapeHtml(t)}">${escapeHtml(t)}</a></li>`)
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+}).observe(document.body, { childList: true, subtree: true });
+`;
+
+/** The page: Scalar renders the OpenAPI document into it. */
+export const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(info.title)}</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:0 auto;padding:1rem 1.5rem;color:#1f2328}
-pre{background:#f6f8fa;padding:.6rem;overflow:auto;font-size:12px;border-radius:6px}
-section{border-top:1px solid #d0d7de;padding:.5rem 0}
-.m{display:inline-block;min-width:4.5em;font-size:12px;padding:2px 6px;border-radius:4px;color:#fff;background:#57606a}
-.get{background:#0969da}.post{background:#1a7f37}.patch{background:#9a6700}.delete{background:#cf222e}
-@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}pre{background:#161b22}}
-</style></head><body>
-<h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
-<p>${escapeHtml(info.description)}</p>
-<p>Authenticate with <code>Authorization: Bearer &lt;API key or session token&gt;</code>.
-Errors are <code>{"error": {"title", "detail", "fieldErrors"?}}</code>.
-Machine-readable: <a href="/api/public/openapi.json">/api/public/openapi.json</a>.</p>
-<ul>${toc}</ul>
-${[...byTag.entries()].map(([tag, sections]) => `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${sections.join('')}`).join('')}
-<h2>Schemas</h2>
-${Object.entries(schemas)
-  .map(([name, s]) => `<h3 id="schema-${escapeHtml(name)}">${escapeHtml(name)}</h3>${pretty(s)}`)
-  .join('')}
-</body></html>`;
+<title>Bridgekit API reference</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<noscript>The API reference needs JavaScript. The OpenAPI document is at <a href="${routes.openApi.path}">${routes.openApi.path}</a>.</noscript>
+<div id="bridgekit-docs"></div>
+<script src="${assetUrl('scalar.js')}"></script>
+<script src="${assetUrl('docs.js')}"></script>
+</body>
+</html>
+`;
+
+/** Where npm installed Scalar's browser bundle (resolved on first use; the file is streamed). */
+export function scalarBundlePath(): string {
+  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  return path.join(path.dirname(entry), 'browser', 'standalone.js');
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { createApp } from '../../src/app';
+import { type AppOptions, createApp } from '../../src/app';
 import { bootstrap } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 import type { Deps } from '../../src/deps';
@@ -79,7 +79,10 @@ export interface ServedBridge {
  * A real bridge (createApp + a real store) on a free loopback port, configured from `env`
  * alone: the data dir or database is the caller's, and survives `close()`.
  */
-export async function serveBridge(env: Record<string, string | undefined>): Promise<ServedBridge> {
+export async function serveBridge(
+  env: Record<string, string | undefined>,
+  app: AppOptions = {},
+): Promise<ServedBridge> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env });
   const logs: string[] = [];
   const sink = new Writable({
@@ -90,7 +93,7 @@ export async function serveBridge(env: Record<string, string | undefined>): Prom
   });
   const deps = await bootstrap(config, createLogger(config.logLevel, sink));
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createApp(deps, app).listen(0, '127.0.0.1', () => resolve(s));
   });
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
