@@ -33,7 +33,8 @@ export const errorContentType = (route: RouteDef): 'application/json' | 'text/ht
 
 /** The content types of a route's success answer (none for a redirect). */
 export function successContentTypes(route: RouteDef): string[] {
-  if (route.status >= 300 && route.status < 400) return [];
+  // A redirect's answer is its headers; 204 No Content has no body at all.
+  if ((route.status >= 300 && route.status < 400) || route.status === 204) return [];
   const type = route.contentType ?? 'application/json';
   return typeof type === 'string' ? [type] : [...type];
 }
@@ -76,7 +77,8 @@ function successResponse(route: RouteDef, examples: ApiExamples[string]): JsonSc
   const recorded = examples?.success;
   const types = successContentTypes(route);
   if (types.length === 0) {
-    return { description: recorded?.summary ?? 'Redirect', headers: successHeaders(recorded) };
+    const fallback = route.status === 204 ? 'No content' : 'Redirect';
+    return { description: recorded?.summary ?? fallback, headers: successHeaders(recorded) };
   }
   const content = Object.fromEntries(
     types.map((type) => {
@@ -147,7 +149,12 @@ export function buildOpenApiDocument(
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Bridgekit public API', version: '0.1.0', description: DESCRIPTION },
+    info: {
+      title: 'Bridgekit public API',
+      version: '0.1.0',
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     servers: [{ url: serverUrl, description: 'This bridge' }],
     security: [{ bearer: [] }],
     tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),

@@ -109,7 +109,7 @@ export const routes = {
     body: UpdateOrganizationBody,
     status: 200,
     response: dataOf(Organization),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden', 'Conflict'],
   },
   deleteOrganization: {
     method: 'delete',
@@ -121,7 +121,7 @@ export const routes = {
     params: OrgParams,
     status: 200,
     response: dataOf(Organization),
-    errors: [...AUTHED, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden'],
   },
   rotateJwtSecret: {
     method: 'post',
@@ -133,7 +133,7 @@ export const routes = {
     params: OrgParams,
     status: 200,
     response: dataOf(OrganizationWithSecret),
-    errors: [...AUTHED, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden'],
   },
   listMembers: {
     method: 'get',
@@ -180,7 +180,7 @@ export const routes = {
     body: UpdateMemberBody,
     status: 200,
     response: dataOf(Member),
-    errors: [...AUTHED, ...WITH_BODY, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden', 'Conflict'],
   },
   removeMember: {
     method: 'delete',
@@ -192,7 +192,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: [...AUTHED, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, 'Forbidden', 'Conflict'],
   },
   listDataSources: {
     method: 'get',

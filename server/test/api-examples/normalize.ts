@@ -55,6 +55,7 @@ function rewriteText(text: string, ids: Map<string, string>): string {
       const [header, payload] = jwt.split('.') as [string, string];
       const claims = JSON.parse(plain(JSON.stringify(decode(payload))));
       if (typeof claims.jti === 'string') claims.jti = 'example-jti';
+      if (typeof claims.sid === 'string') claims.sid = 'example-session-id';
       return `${header}.${base64url(claims)}.${EXAMPLE_SIGNATURE}`;
     }),
   );

@@ -48,4 +48,66 @@ export const organizationScenarios: Scenarios = {
       },
     },
   },
+  updateOrganization: {
+    summary: 'Renamed, with a new allow-list (it replaces the old one)',
+    call: async (w) => ({
+      params: { orgId: (await w.newOrganization('Initech')).id },
+      body: { name: 'Initech Reporting', embedAllowedOrigins: ['https://*.initech.example'] },
+    }),
+    errors: {
+      ValidationError: {
+        summary: 'An origin with a path, and onboarding moved back',
+        call: (w) => ({
+          params: { orgId: w.org.id },
+          body: {
+            embedAllowedOrigins: ['https://app.acme.example/reports'],
+            onboardingStatus: 'LEGACY',
+          },
+        }),
+      },
+      NotFound: {
+        summary: 'The caller is not a member of it',
+        call: (w) => ({ as: 'outsider', params: { orgId: w.org.id }, body: { name: 'Mine now' } }),
+      },
+      Forbidden: {
+        summary: 'A MEMBER cannot change the organization',
+        call: (w) => ({ as: 'member', params: { orgId: w.org.id }, body: { name: 'Renamed' } }),
+      },
+      Conflict: {
+        summary: 'The slug is taken',
+        call: async (w) => ({
+          params: { orgId: (await w.newOrganization('Umbrella')).id },
+          body: { slug: w.org.slug },
+        }),
+      },
+    },
+  },
+  deleteOrganization: {
+    summary: 'Deleted, with its data sources and memberships; the answer is the record as it was',
+    call: async (w) => ({ params: { orgId: (await w.newOrganization('Hooli')).id } }),
+    errors: {
+      NotFound: {
+        summary: 'The caller is not a member of it',
+        call: (w) => ({ as: 'outsider', params: { orgId: w.org.id } }),
+      },
+      Forbidden: {
+        summary: 'A MEMBER cannot delete the organization',
+        call: (w) => ({ as: 'member', params: { orgId: w.org.id } }),
+      },
+    },
+  },
+  rotateJwtSecret: {
+    summary: 'A new jwtSecret; the previous one verifies until previousJwtSecretExpiresAt',
+    call: async (w) => ({ params: { orgId: (await w.newOrganization('Vandelay')).id } }),
+    errors: {
+      NotFound: {
+        summary: 'The caller is not a member of it',
+        call: (w) => ({ as: 'outsider', params: { orgId: w.org.id } }),
+      },
+      Forbidden: {
+        summary: 'An embed session never handles the secret, whatever its role',
+        call: (w) => ({ as: 'session', params: { orgId: w.org.id } }),
+      },
+    },
+  },
 };

@@ -66,4 +66,41 @@ export const ssoScenarios: Scenarios = {
       },
     },
   },
+  ssoSession: {
+    summary: "The session's member, with the role it has now, and when the session ends",
+    call: () => ({ as: 'session' }),
+    errors: {
+      Forbidden: { summary: 'An API key is not a session', call: () => ({ as: 'admin' }) },
+    },
+  },
+  ssoRefresh: {
+    summary: 'A new token for the same session; never past absoluteExpiresAt',
+    call: () => ({ as: 'session' }),
+    errors: {
+      Forbidden: { summary: 'An API key is not a session', call: () => ({ as: 'admin' }) },
+    },
+  },
+  ssoLogout: {
+    summary: 'The session has ended, on every instance',
+    call: async (w) => ({
+      as: 'anonymous',
+      headers: { Authorization: `Bearer ${await w.newSession()}` },
+    }),
+    errors: {
+      Unauthorized: {
+        summary: 'An API key is not a session; logout needs a session token',
+        call: () => ({ as: 'admin' }),
+      },
+      Forbidden: {
+        summary: 'From a page whose origin the organization does not allow',
+        call: async (w) => ({
+          as: 'anonymous',
+          headers: {
+            Authorization: `Bearer ${await w.newSession()}`,
+            Origin: 'https://elsewhere.example',
+          },
+        }),
+      },
+    },
+  },
 };

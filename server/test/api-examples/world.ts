@@ -32,6 +32,8 @@ export interface World {
   ssoToken(user?: SsoUser): Promise<string>;
   newOrganization(name: string): Promise<Organization>;
   newDataSource(displayName: string): Promise<DataSource>;
+  /** A fresh session token of `member` (for a scenario that ends its session). */
+  newSession(): Promise<string>;
   /** Sends a request that is not an example (to use a token up, say). */
   send(id: RouteId, call: ExampleCall): Promise<TestResponse>;
   /** Connection details of a database verify can reach (the machine's PostgreSQL). */
@@ -140,6 +142,8 @@ export async function createWorld(
     ssoToken,
     newOrganization,
     newDataSource,
+    newSession: async () =>
+      (await call('POST', '/api/sso/jwt', { jwt: await ssoToken() })).body.data.sessionToken,
     send: (id, request) => send(bridge, routes[id], request, credentials),
     verifyTarget: machinePostgres(),
   };
