@@ -60,10 +60,16 @@ export const SCALAR_CONFIG = {
 
 /** The start-up script: mounts the reference with the options above. */
 export const DOCS_SCRIPT = `Scalar.createApiReference('#bridgekit-docs', ${JSON.stringify(SCALAR_CONFIG)});
-// Scalar's copy buttons on code blocks show an icon and have no name: give them one.
+// Scalar's copy buttons on code blocks show an icon and have no name: give them one. Its list
+// of a tag's operations scrolls once a tag has many, with nothing in it a keyboard can reach:
+// make the list itself focusable, so it can be scrolled without a mouse.
 new MutationObserver(() => {
   for (const button of document.querySelectorAll('button.scalar-code-copy:not([aria-label])')) {
     button.setAttribute('aria-label', 'Copy code');
+  }
+  for (const list of document.querySelectorAll('.endpoints:not([tabindex])')) {
+    list.setAttribute('tabindex', '0');
+    list.setAttribute('aria-label', 'Operations');
   }
 }).observe(document.body, { childList: true, subtree: true });
 `;
