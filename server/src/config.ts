@@ -36,6 +36,7 @@ const Env = z.object({
   BRIDGE_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(600),
   BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(30),
   BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(300),
+  BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: int(1, 1000).default(8),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
@@ -62,6 +63,8 @@ export type Config = Readonly<{
   rateLimitPerMinute: number;
   verifyRateLimitPerMinute: number;
   ssoRateLimitPerMinute: number;
+  /** Connection attempts (verify, health checks, syncs) this process runs at once. */
+  maxConnectionsInFlight: number;
   rateLimitStore: 'auto' | 'memory' | 'store' | 'redis';
   redisUrl: string | undefined;
 }>;
@@ -110,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.BRIDGE_RATE_LIMIT_PER_MINUTE,
     verifyRateLimitPerMinute: e.BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE,
     ssoRateLimitPerMinute: e.BRIDGE_SSO_RATE_LIMIT_PER_MINUTE,
+    maxConnectionsInFlight: e.BRIDGE_MAX_CONNECTIONS_IN_FLIGHT,
     rateLimitStore: e.BRIDGE_RATE_LIMIT_STORE,
     redisUrl: e.REDIS_URL,
   });

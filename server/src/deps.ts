@@ -5,6 +5,7 @@ import type { Limiter } from './http/rate-limit';
 import type { ReplayGuard } from './sso/replay';
 import type { SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
+import type { Slots } from './verify/slots';
 
 /** Everything a request handler may use; built once in main.ts (or by a test). */
 export interface Deps {
@@ -17,6 +18,12 @@ export interface Deps {
   replay: ReplayGuard;
   /** Rate limits: per key or session, verify per organization, SSO exchange per organization. */
   limits: { api: Limiter; verify: Limiter; sso: Limiter };
+  /**
+   * Connection attempts in flight in this process, shared by everything that connects to a
+   * data source: a verify takes a slot with `tryAcquire` (429 when none is free), background
+   * work (health checks, syncs) waits in `acquire`.
+   */
+  connectionSlots: Slots;
   now: () => Date;
 }
 
