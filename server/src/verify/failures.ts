@@ -1,6 +1,7 @@
 import { NetworkPolicyError } from './network-policy';
 import { PostgresProbeError } from './postgres';
 import { SshKeyError } from './ssh-key';
+import { MAX_KDF_ROUNDS } from './ssh-key-kdf';
 import { SshTunnelError } from './ssh-tunnel';
 import type { VerifyFailure } from './verify';
 
@@ -168,15 +169,7 @@ interface SshContext {
 
 export function sshFailure(error: unknown, context: SshContext): VerifyFailure {
   if (error instanceof NetworkPolicyError) return notAllowed('The SSH host address', 'sshHost');
-  if (error instanceof SshKeyError) {
-    return error.code === 'ssh-key-passphrase'
-      ? fail('ssh-passphrase', 'The SSH private key could not be decrypted.', {
-          sshPrivateKeyPassphrase: 'The passphrase is missing or wrong.',
-        })
-      : fail('ssh-key', 'The SSH private key could not be read.', {
-          sshPrivateKey: 'The private key could not be read or is not supported.',
-        });
-  }
+  if (error instanceof SshKeyError) return sshKeyFailure(error);
   if (error instanceof SshTunnelError) return tunnelFailure(error, context);
   const code = codeOf(error);
   if (code !== undefined && LOOKUP_CODES.has(code)) {
@@ -185,6 +178,26 @@ export function sshFailure(error: unknown, context: SshContext): VerifyFailure {
     });
   }
   return unknown(error, 'sshHost');
+}
+
+function sshKeyFailure(error: SshKeyError): VerifyFailure {
+  if (error.code === 'ssh-key-passphrase') {
+    return fail('ssh-passphrase', 'The SSH private key could not be decrypted.', {
+      sshPrivateKeyPassphrase: 'The passphrase is missing or wrong.',
+    });
+  }
+  if (error.code === 'ssh-key-rounds') {
+    return fail(
+      'ssh-key-rounds',
+      `The SSH private key asks for more than ${MAX_KDF_ROUNDS} key-derivation rounds.`,
+      {
+        sshPrivateKey: `The key uses more than ${MAX_KDF_ROUNDS} KDF rounds. Re-encrypt it with fewer (ssh-keygen -p -a 100).`,
+      },
+    );
+  }
+  return fail('ssh-key', 'The SSH private key could not be read.', {
+    sshPrivateKey: 'The private key could not be read or is not supported.',
+  });
 }
 
 function tunnelFailure(error: SshTunnelError, context: SshContext): VerifyFailure {
