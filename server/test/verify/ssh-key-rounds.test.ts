@@ -46,7 +46,8 @@ beforeAll(async () => {
   [db, sshd, bridge] = await Promise.all([
     startPgCluster({ ssl: false, auth: 'scram-sha-256' }),
     startSshd(),
-    startBridge('sqlite'),
+    // -a 100 is ~2 s of derivation on an idle core; a busy shared machine may need far more.
+    startBridge('sqlite', { BRIDGE_VERIFY_TIMEOUT_MS: '60000' }),
   ]);
   key = (await bridge.newUser()).key;
   const org = await bridge.request('POST', '/api/public/organizations', {
