@@ -4,6 +4,9 @@ import { DataSourceId, Timestamp } from './common';
 export const Dialect = z.enum(['POSTGRES'], { error: 'Allowed value: POSTGRES' });
 export type Dialect = z.infer<typeof Dialect>;
 
+/** The port a connection uses when `port` is not given. */
+export const DEFAULT_PORT = { POSTGRES: 5432 } as const satisfies Record<Dialect, number>;
+
 export const SyncStatus = z.enum(['PENDING', 'SYNCING', 'SUCCEEDED', 'FAILED']);
 export const HealthStatus = z.enum(['HEALTHY', 'UNHEALTHY']);
 
