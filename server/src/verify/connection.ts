@@ -1,6 +1,7 @@
 import { DEFAULT_PORT, type Dialect } from '@bridgekit/contract';
 import type { Connection, Driver } from './driver';
 import { type DatabaseContext, timeoutFailure, type VerifyFailure } from './failures';
+import { mysqlDriver } from './mysql';
 import { tryNextAddress } from './network-policy';
 import { postgresDriver } from './postgres';
 import { type ConnectionInput, openRoute, type Progress, type RouteOptions } from './route';
@@ -9,7 +10,7 @@ import { Scope } from './scope';
 export type { Connection } from './driver';
 export type { ConnectionInput } from './route';
 
-const DRIVERS: Record<Dialect, Driver> = { POSTGRES: postgresDriver };
+const DRIVERS: Record<Dialect, Driver> = { POSTGRES: postgresDriver, MYSQL: mysqlDriver };
 
 export interface ConnectionOptions extends RouteOptions {
   /** One deadline for everything: DNS, SSH, TCP, TLS, authentication, and the work. */

@@ -1,3 +1,4 @@
+import { ProbeError } from './driver';
 import { NetworkPolicyError } from './network-policy';
 
 /**
@@ -138,14 +139,22 @@ export const serverRefused = (reason: string) =>
     host: 'The server refused the connection.',
   });
 
+export const databaseDenied = (reason: string) =>
+  fail(reason, 'The user may not use this database.', {
+    databaseName: 'The database was not found, or this user may not use it.',
+  });
+
 /**
- * Failures below the database protocol, the same for every dialect: the network policy, DNS,
- * TCP and TLS, by Node's error `code`. Undefined when the error is none of these.
+ * Failures the same for every dialect: a driver's ProbeError, the network policy, and DNS, TCP
+ * and TLS by Node's error `code`. Undefined when the error is none of these.
  */
 export function transportFailure(
   error: unknown,
   context: DatabaseContext,
 ): VerifyFailure | undefined {
+  if (error instanceof ProbeError) {
+    return error.code === 'ssl-unsupported' ? sslUnsupported() : passwordRequired();
+  }
   if (error instanceof NetworkPolicyError) return notAllowed('The database address', 'host');
   const code = codeOf(error);
   if (code === undefined) return undefined;

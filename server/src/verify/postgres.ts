@@ -1,14 +1,12 @@
 import { Socket } from 'node:net';
-import type { Connection, Driver, DriverTarget } from './driver';
+import { type Connection, type Driver, type DriverTarget, ProbeError } from './driver';
 import {
   authFailed,
   codeOf,
   type DatabaseContext,
   databaseNotFound,
-  passwordRequired,
   serverClosed,
   serverRefused,
-  sslUnsupported,
   transportFailure,
   unknownFailure,
   type VerifyFailure,
@@ -16,19 +14,11 @@ import {
 import { pg } from './modules';
 import type { Scope } from './scope';
 
-/** Failures pg reports without a stable code; named here from protocol-level facts. */
-export class PostgresProbeError extends Error {
-  constructor(readonly code: 'ssl-unsupported' | 'no-password') {
-    super(code === 'ssl-unsupported' ? 'The server does not accept SSL' : 'No password given');
-    this.name = 'PostgresProbeError';
-  }
-}
-
 const N = 0x4e; // the server's one-byte answer to SSLRequest: 'S' yes, 'N' no
 
 /**
  * Connects and authenticates with node-postgres. Rejects with pg's own errors (SQLSTATE `code`,
- * Node socket `code`) or a PostgresProbeError.
+ * Node socket `code`) or a ProbeError.
  */
 async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Connection> {
   let raw: Socket | undefined;
@@ -40,7 +30,7 @@ async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Conn
     database: target.database ?? target.user,
     // A function is only called when the server asks, and keeps pg from reading ~/.pgpass.
     password: async () => {
-      if (!target.password) throw new PostgresProbeError('no-password');
+      if (!target.password) throw new ProbeError('no-password');
       return target.password;
     },
     // sslmode=require: encrypted, certificate not verified.
@@ -69,7 +59,7 @@ async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Conn
     scope.throwIfClosed(); // a destroyed net.Socket would reopen on connect()
     await client.connect();
   } catch (error) {
-    if (target.ssl && sslAnswer === N) throw new PostgresProbeError('ssl-unsupported');
+    if (target.ssl && sslAnswer === N) throw new ProbeError('ssl-unsupported');
     throw error;
   }
   return {
@@ -82,9 +72,6 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /** pg's failures by SQLSTATE and Node code; the shared reasons are PostgreSQL's own codes. */
 function postgresFailure(error: unknown, context: DatabaseContext): VerifyFailure {
-  if (error instanceof PostgresProbeError) {
-    return error.code === 'ssl-unsupported' ? sslUnsupported() : passwordRequired();
-  }
   const transport = transportFailure(error, context);
   if (transport) return transport;
   const code = codeOf(error);
