@@ -43,12 +43,14 @@ export function dataSourceRoutes(
   mountJson(router, routes.verifyDataSource, mw, async ({ req, res, principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
-    // Per organization and per user: one user can't spread verifies over new organizations.
-    await deps.limits.verify.hitEach([`verify:${org.id}`, `verify-user:${principal.userId}`], res);
+    // The slot first: a refusal then costs no rate-limit round trip and no caller's budget.
     const release = deps.connectionSlots.tryAcquire();
     if (!release) throw connectionsBusy();
     let outcome: VerifyOutcome;
     try {
+      // Per organization and per user: one user can't spread verifies over new organizations.
+      const keys = [`verify:${org.id}`, `verify-user:${principal.userId}`];
+      await deps.limits.verify.hitEach(keys, res);
       outcome = await verifyConnection(body, {
         timeoutMs: deps.config.verifyTimeoutMs,
         allowPrivateNetworks: deps.config.allowPrivateNetworks,
