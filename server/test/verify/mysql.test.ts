@@ -175,7 +175,9 @@ describe('verifyConnection with MySQL (MariaDB)', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return (server.address() as { port: number }).port;
     };
-    beforeAll(() => {
+    let httpPort: number;
+    let silentPort: number;
+    beforeAll(async () => {
       http = createServer((socket) => {
         socket.resume();
         socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
@@ -184,6 +186,7 @@ describe('verifyConnection with MySQL (MariaDB)', () => {
         sockets.push(socket);
         socket.resume();
       });
+      [httpPort, silentPort] = await Promise.all([listen(http), listen(silent)]);
     });
     afterAll(async () => {
       for (const socket of sockets) socket.destroy();
@@ -193,7 +196,7 @@ describe('verifyConnection with MySQL (MariaDB)', () => {
     });
 
     it('reports host, naming MySQL, when the server closes without a handshake', async () => {
-      const port = await listen(http);
+      const port = httpPort;
       const outcome = await verifyConnection({ ...mysqlConnectionOf(tls), port }, options);
       expect(outcome).toEqual({
         ok: false,
@@ -205,8 +208,35 @@ describe('verifyConnection with MySQL (MariaDB)', () => {
       });
     });
 
+    it('leaves no socket or timer behind after failures, successes and timeouts', async () => {
+      const port = silentPort;
+      const count = () =>
+        process.getActiveResourcesInfo().filter((n) => n === 'TCPSocketWrap' || n === 'Timeout')
+          .length;
+      await verifyConnection(mysqlConnectionOf(tls), options); // warm up TLS and mysql2
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const before = count();
+      const reasons = new Set<string>();
+      for (let i = 0; i < 30; i++) {
+        const body =
+          i % 3 === 0
+            ? mysqlConnectionOf(tls)
+            : i % 3 === 1
+              ? { ...mysqlConnectionOf(tls), password: 'wrong-pw' }
+              : { ...mysqlConnectionOf(tls), port };
+        const outcome = await verifyConnection(body, {
+          ...options,
+          timeoutMs: i % 3 === 2 ? 50 : 5000,
+        });
+        reasons.add(outcome.ok ? 'ok' : outcome.reason);
+      }
+      expect([...reasons].sort()).toEqual(['28000', 'ok', 'timeout']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(count()).toBeLessThanOrEqual(before);
+    });
+
     it('times out on host, naming the service address, within the deadline', async () => {
-      const port = await listen(silent);
+      const port = silentPort;
       const started = performance.now();
       const outcome = await verifyConnection(
         { ...mysqlConnectionOf(tls), port },
