@@ -16,7 +16,7 @@ import {
   type VerifyFailure,
 } from './failures';
 import { mysql2 } from './modules';
-import type { Scope } from './scope';
+import { type Scope, ScopeClosedError } from './scope';
 
 // One object for every TLS connection: mysql2 keeps one secure context per `ssl` object.
 // sslmode=require, as for PostgreSQL: encrypted, certificate not verified.
@@ -34,10 +34,19 @@ const errnoOf = (error: unknown) => {
   return typeof errno === 'number' ? errno : undefined;
 };
 
-function handshake(client: MysqlClient): Promise<void> {
+/** Settles with the handshake, or when the scope closes (a destroyed client stays silent). */
+function handshake(client: MysqlClient, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    client.once('connect', () => resolve());
-    client.once('error', reject);
+    const onAbort = () => reject(new ScopeClosedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    client.once('connect', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    client.once('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
   });
 }
 
@@ -75,7 +84,7 @@ async function connectMysql(scope: Scope, target: DriverTarget): Promise<Connect
   });
 
   try {
-    await handshake(client);
+    await handshake(client, scope.signal);
   } catch (error) {
     const errno = errnoOf(error);
     if (!target.password && errno !== undefined && AUTH_ERRNOS.has(errno)) {
