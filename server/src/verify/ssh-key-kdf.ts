@@ -23,8 +23,14 @@ export class KdfError extends Error {
 const BCRYPT_PATH = createRequire(createRequire(import.meta.url).resolve('ssh2')).resolve(
   'bcrypt-pbkdf',
 );
+// The worker lowers its own thread's priority first (Linux: setpriority on the thread id), so
+// under contention the event loop's thread is scheduled before a derivation's.
 const WORKER_SOURCE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, 19);
+} catch {}
 const { pbkdf } = require(w.bcryptPath);
 const out = new Uint8Array(w.length);
 const r = pbkdf(w.passphrase, w.passphrase.length, w.salt, w.salt.length, out, w.length, w.rounds);
