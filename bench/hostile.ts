@@ -3,6 +3,7 @@
 // users and 20 organizations, while GET /organizations is measured against its idle value in the
 // same run. Verify rate limits are lifted: the process-wide connection cap alone must hold (an
 // attacker can mint users through SSO). Needs root: a DNS server on port 53, a mount namespace.
+import os from 'node:os';
 import type { BridgeProcess } from '../test/support/bridge-process';
 import { peakRssMbOf, resetPeakRss, threadsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
@@ -19,9 +20,10 @@ const ATTACKERS = 200;
 const USERS = 10;
 const CONNECTIONS = 10;
 const DURATION_S = 10;
+const ROUNDS = 3;
 const PATH = '/api/public/organizations?limit=50';
 
-const SCENARIOS: Array<{ name: string; kinds: HostileKind[] }> = [
+const SCENARIOS: Phase[] = [
   {
     name: 'huge-rounds keys, silent DNS, silent listener',
     kinds: ['huge-rounds', 'dns', 'silent'],
@@ -71,8 +73,73 @@ async function watchThreads<T>(pid: number, work: () => Promise<T>) {
   }
 }
 
-const row = (name: string, r: LoadResult, extra: string) =>
-  `| ${name} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${extra} |`;
+interface Phase {
+  name: string;
+  kinds: HostileKind[];
+}
+
+interface Measured {
+  load: LoadResult;
+  peakRssMb: number;
+  maxThreads: number;
+  statuses: Record<string, number>;
+}
+
+/** One phase: the hostile callers (if any) running, then GET /organizations measured. */
+async function measure(
+  bridge: BridgeProcess,
+  opts: Parameters<typeof load>[0],
+  phase: Phase,
+  callers: Caller[],
+  targets: Awaited<ReturnType<typeof hostileTargets>>,
+): Promise<Measured> {
+  resetPeakRss(bridge.pid);
+  const hostile =
+    phase.kinds.length > 0
+      ? await startAttack(bridge.url, callers, phase.kinds, targets, ATTACKERS)
+      : undefined;
+  if (hostile) await new Promise((resolve) => setTimeout(resolve, 3000)); // every slot taken
+  const { result, maxThreads } = await watchThreads(bridge.pid, () => load(opts));
+  const statuses = (await hostile?.stop()) ?? {};
+  return { load: result, peakRssMb: peakRssMbOf(bridge.pid), maxThreads, statuses };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+function report(phases: Phase[], results: Measured[][], callers: number, dnsQueries: number) {
+  console.log(
+    `\n## Hostile verifies (${ATTACKERS} callers, ${USERS} users, ${callers} organizations)\n`,
+  );
+  console.log(
+    `GET ${PATH}, ${CONNECTIONS} connections, ${DURATION_S} s per phase, ${ROUNDS} interleaved rounds ` +
+      `(medians; p99 range in brackets). Load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 1))
+        .join(' ')}.\n`,
+  );
+  console.log(
+    '| phase | req/s | p50 ms | p99 ms | p99 / idle | peak RSS | threads | verify answers |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  const idleP99 = median(results[0]!.map((m) => m.load.p99));
+  phases.forEach((phase, i) => {
+    const runs = results[i]!;
+    const p99s = runs.map((m) => m.load.p99);
+    const statuses: Record<string, number> = {};
+    for (const m of runs) {
+      for (const [k, v] of Object.entries(m.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+    }
+    console.log(
+      `| ${phase.name} | ${fmt(median(runs.map((m) => m.load.rps)), 0)} | ${median(runs.map((m) => m.load.p50))} | ` +
+        `${median(p99s)} [${Math.min(...p99s)}–${Math.max(...p99s)}] | ${fmt(median(p99s) / Math.max(1, idleP99), 2)} | ` +
+        `${fmt(Math.max(...runs.map((m) => m.peakRssMb)), 0)} MB | ${Math.max(...runs.map((m) => m.maxThreads))} | ` +
+        `${JSON.stringify(statuses)} |`,
+    );
+  });
+  console.log(
+    `\nTargets: p99 ≤ 2 × idle, peak RSS < 300 MB. DNS queries left unanswered: ${dnsQueries}.\n`,
+  );
+}
 
 export async function run() {
   const dns = await startBlackHoleDns();
@@ -83,44 +150,21 @@ export async function run() {
   );
   try {
     const { reader, callers } = await seed(bridge);
-    const url = `${bridge.url}${PATH}`;
-    const opts = { url, headers: { authorization: `Bearer ${reader}` }, connections: CONNECTIONS };
+    const opts = {
+      url: `${bridge.url}${PATH}`,
+      headers: { authorization: `Bearer ${reader}` },
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+    };
     await load({ ...opts, duration: 3 }); // warm-up
-    resetPeakRss(bridge.pid);
-    const idle = await load({ ...opts, duration: DURATION_S });
-    const rows = [
-      row('idle', idle, `${fmt(peakRssMbOf(bridge.pid), 0)} MB, ${threadsOf(bridge.pid)} threads`),
-    ];
-    const summary: string[] = [];
-    for (const scenario of SCENARIOS) {
-      resetPeakRss(bridge.pid);
-      const hostile = await startAttack(bridge.url, callers, scenario.kinds, targets, ATTACKERS);
-      await new Promise((resolve) => setTimeout(resolve, 3000)); // every slot taken
-      const { result, maxThreads } = await watchThreads(bridge.pid, () =>
-        load({ ...opts, duration: DURATION_S }),
-      );
-      const statuses = await hostile.stop();
-      const peak = peakRssMbOf(bridge.pid);
-      rows.push(row(scenario.name, result, `${fmt(peak, 0)} MB, ≤ ${maxThreads} threads`));
-      const ratio = result.p99 / Math.max(1, idle.p99);
-      summary.push(
-        `- ${scenario.name}: p99 ${result.p99} ms = ${fmt(ratio, 2)} × idle (target ≤ 2: ${ratio <= 2 ? 'met' : 'MISSED'}), ` +
-          `peak RSS ${fmt(peak, 0)} MB (target < 300: ${peak < 300 ? 'met' : 'MISSED'}); ` +
-          `verify answers ${JSON.stringify(statuses)}`,
-      );
+    const phases: Phase[] = [{ name: 'idle', kinds: [] }, ...SCENARIOS];
+    const results: Measured[][] = phases.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, phase] of phases.entries()) {
+        results[i]!.push(await measure(bridge, opts, phase, callers, targets));
+      }
     }
-    console.log(
-      `\n## Hostile verifies (${ATTACKERS} callers, ${USERS} users, ${callers.length} organizations)\n`,
-    );
-    console.log(
-      `GET ${PATH}, ${CONNECTIONS} connections, ${DURATION_S} s each; RSS is the peak (VmHWM) of each phase.\n`,
-    );
-    console.log('| phase | req/s | p50 ms | p99 ms | non-2xx | bridge |');
-    console.log('|---|---|---|---|---|---|');
-    for (const line of rows) console.log(line);
-    console.log(
-      `\n${summary.join('\n')}\n- DNS queries that never got an answer: ${dns.queries()}\n`,
-    );
+    report(phases, results, callers.length, dns.queries());
   } finally {
     await bridge.stop();
     await targets.close();
