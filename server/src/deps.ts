@@ -16,7 +16,7 @@ export interface Deps {
   sessions: SessionTokens;
   /** Single use of SSO `jti`s across instances. */
   replay: ReplayGuard;
-  /** Rate limits: per key or session, verify per organization, SSO exchange per organization. */
+  /** Rate limits: per key or session; verify per organization and per user; SSO per org. */
   limits: { api: Limiter; verify: Limiter; sso: Limiter };
   /**
    * Connection attempts in flight in this process, shared by everything that connects to a
