@@ -93,8 +93,8 @@ export interface Attacker {
 /**
  * Starts `count` attackers in their own process (so their work doesn't slow the measuring
  * client), caller `i % callers` sending kind `i % kinds`. Each keeps one verify going: the
- * next as soon as an answer arrives, or after `Retry-After` when it was a 429. `stop()`
- * resolves the statuses seen.
+ * next as soon as an answer arrives (at most `perKeyPerSecond` per key), or after `Retry-After`
+ * when it was a 429. `stop()` resolves the statuses seen.
  */
 export async function startAttack(
   url: string,
@@ -102,6 +102,7 @@ export async function startAttack(
   kinds: HostileKind[],
   targets: Awaited<ReturnType<typeof hostileTargets>>,
   count: number,
+  perKeyPerSecond: number,
 ) {
   const attackers: Attacker[] = Array.from({ length: count }, (_, i) => {
     const caller = callers[i % callers.length]!;
@@ -109,7 +110,13 @@ export async function startAttack(
   });
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(import.meta.dirname, 'hostile-client.ts'), url],
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'hostile-client.ts'),
+      url,
+      String(perKeyPerSecond),
+    ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   child.stdin!.end(JSON.stringify(attackers));
