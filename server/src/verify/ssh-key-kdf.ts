@@ -7,7 +7,7 @@ import { createSlots } from './slots';
  * The most bcrypt-pbkdf rounds an OpenSSH private key may ask for (`ssh-keygen -a N`; 16 by
  * default, 64 or 100 in hardening guides). The count comes from the key, so it is untrusted: a
  * round costs ~9 ms of one core per 32 bytes derived here (~18 ms for an aes256 key), so the
- * cap bounds one key at ~2.3 s of CPU.
+ * cap bounds one key at ~2.4 s of CPU.
  */
 export const MAX_KDF_ROUNDS = 128;
 
