@@ -1,8 +1,9 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
+  hostile: () => import('./hostile'),
 };
 
 const wanted = process.argv.slice(2);

@@ -44,7 +44,16 @@ export async function buildServer() {
     minifySyntax: true,
     legalComments: 'none',
     charset: 'ascii',
-    external: ['better-sqlite3', 'pg', 'pg-native', 'ssh2', 'cpu-features', 'ioredis', 'tldts'],
+    external: [
+      'better-sqlite3',
+      'pg',
+      'pg-native',
+      'mysql2',
+      'ssh2',
+      'cpu-features',
+      'ioredis',
+      'tldts',
+    ],
     // Bundled CommonJS dependencies call require(); give them one.
     banner: {
       js: "import { createRequire as __bkRequire } from 'node:module'; const require = __bkRequire(import.meta.url);",

@@ -8,6 +8,7 @@ import { lazy } from './lazy';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore } from './store/db';
+import { createSlots } from './verify/slots';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
 
@@ -64,9 +65,13 @@ export async function bootstrap(
     verify: createLimiter({ name: 'verify', perMinute: config.verifyRateLimitPerMinute, backend }),
     sso: createLimiter({ name: 'sso', perMinute: config.ssoRateLimitPerMinute, backend }),
   };
+  const slots = config.maxConnectionsInFlight;
   return {
     config,
     limits,
+    // A quarter of the slots stay free of background work, so a backlog of health checks
+    // against unreachable hosts can't answer every verify with a 429.
+    connectionSlots: createSlots({ limit: slots, reserved: Math.floor(slots / 4) }),
     store,
     log,
     secretBox,

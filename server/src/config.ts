@@ -53,6 +53,7 @@ const Env = z.object({
   BRIDGE_SESSION_TTL_SECONDS: int(10, 86_400).default(900),
   BRIDGE_EMBED_SESSION_MAX_HOURS: hours.default(12),
   BRIDGE_JWT_SECRET_GRACE_HOURS: graceHours.default(24),
+  BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: int(1, 1000).default(8),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
@@ -79,6 +80,8 @@ export type Config = Readonly<{
   rateLimitPerMinute: number;
   verifyRateLimitPerMinute: number;
   ssoRateLimitPerMinute: number;
+  /** Connection attempts (verify, health checks, syncs) this process runs at once. */
+  maxConnectionsInFlight: number;
   rateLimitStore: 'auto' | 'memory' | 'store' | 'redis';
   sessionTtlSeconds: number;
   sessionMaxAgeSeconds: number;
@@ -131,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.BRIDGE_RATE_LIMIT_PER_MINUTE,
     verifyRateLimitPerMinute: e.BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE,
     ssoRateLimitPerMinute: e.BRIDGE_SSO_RATE_LIMIT_PER_MINUTE,
+    maxConnectionsInFlight: e.BRIDGE_MAX_CONNECTIONS_IN_FLIGHT,
     rateLimitStore: e.BRIDGE_RATE_LIMIT_STORE,
     sessionTtlSeconds: e.BRIDGE_SESSION_TTL_SECONDS,
     sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),

@@ -6,6 +6,7 @@ import type { ReplayGuard } from './sso/replay';
 import type { SessionClaims, SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
 import type { OrganizationWithRole } from './store/organizations';
+import type { Slots } from './verify/slots';
 
 /** Everything a request handler may use; built once in main.ts (or by a test). */
 export interface Deps {
@@ -16,8 +17,14 @@ export interface Deps {
   sessions: SessionTokens;
   /** Single use of SSO `jti`s across instances. */
   replay: ReplayGuard;
-  /** Rate limits: per key or session, verify per organization, SSO exchange per organization. */
+  /** Rate limits: per key or session; verify per organization and per user; SSO per org. */
   limits: { api: Limiter; verify: Limiter; sso: Limiter };
+  /**
+   * Connection attempts in flight in this process, shared by everything that connects to a
+   * data source: a verify takes a slot with `tryAcquire` (429 when none is free), background
+   * work (health checks, syncs) waits in `acquire`.
+   */
+  connectionSlots: Slots;
   now: () => Date;
 }
 

@@ -77,6 +77,11 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
 
+  it('allows 8 connection attempts in flight by default, and reads the variable', () => {
+    expect(loadConfig({}).maxConnectionsInFlight).toBe(8);
+    expect(loadConfig({ BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: '3' }).maxConnectionsInFlight).toBe(3);
+  });
+
   it('reads PORT', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
   });
@@ -101,6 +106,8 @@ describe('loadConfig', () => {
     ['BRIDGE_SECRET_KEY', 'short'],
     ['NODE_ENV', 'staging'],
     ['BRIDGE_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+    ['BRIDGE_MAX_CONNECTIONS_IN_FLIGHT', '0'],
+    ['BRIDGE_MAX_CONNECTIONS_IN_FLIGHT', 'many'],
   ])('names %s=%s in the error', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));

@@ -42,6 +42,12 @@ export interface BridgeProcessOptions {
   entry?: 'bundle' | 'sources';
   /** More node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   nodeArgs?: string[];
+  /**
+   * Wraps the node command line, e.g. to start it in a namespace: given the command and its
+   * arguments, the command and arguments to spawn instead. The wrapper must `exec` node, so
+   * `pid` stays the server's.
+   */
+  launch?: (command: string, args: string[]) => [string, string[]];
   /** Default `capture`. */
   stdout?: Output;
   /** Default `capture`. */
@@ -125,7 +131,11 @@ export async function startBridgeProcess(
   const ownsData = options.data === undefined;
   const port = await freePort();
   const env = environment(options.entry ?? 'bundle', data, port, options.env ?? {});
-  const child = spawn(process.execPath, await nodeArguments(options), {
+  const [command, args] = (options.launch ?? ((c, a) => [c, a]))(
+    process.execPath,
+    await nodeArguments(options),
+  );
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['ignore', stdio(options.stdout), stdio(options.stderr)],

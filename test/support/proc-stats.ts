@@ -18,3 +18,14 @@ export const rssMbOf = (pid: number) => statusMb(pid, 'VmRSS');
 
 /** Peak resident set size since the process started (VmHWM), in MB. */
 export const peakRssMbOf = (pid: number) => statusMb(pid, 'VmHWM');
+
+/** Threads the process runs now (main, libuv pool, V8 helpers, workers). */
+export function threadsOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/Threads:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+/** Starts a new peak: VmHWM drops to the current RSS (Linux `clear_refs` 5; needs privileges). */
+export function resetPeakRss(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { DataSourceId, Timestamp } from './common';
 
-export const Dialect = z.enum(['POSTGRES'], { error: 'Allowed value: POSTGRES' });
+/** POSTGRES: PostgreSQL. MYSQL: MySQL 8 and MariaDB 10.5+. */
+export const Dialect = z
+  .enum(['POSTGRES', 'MYSQL'], { error: 'Allowed values: POSTGRES, MYSQL' })
+  .describe('POSTGRES (PostgreSQL) or MYSQL (MySQL 8, MariaDB 10.5+)');
 export type Dialect = z.infer<typeof Dialect>;
+
+/** The port a connection uses when `port` is not given: the dialect's usual one. */
+export const DEFAULT_PORT = { POSTGRES: 5432, MYSQL: 3306 } as const satisfies Record<
+  Dialect,
+  number
+>;
+
+/** Dialects that connect to a host as a user: both fields are required. */
+export const HOST_DIALECTS: readonly Dialect[] = ['POSTGRES', 'MYSQL'];
 
 export const SyncStatus = z.enum(['PENDING', 'SYNCING', 'SUCCEEDED', 'FAILED']);
 export const HealthStatus = z.enum(['HEALTHY', 'UNHEALTHY']);
@@ -77,10 +89,15 @@ const connectionShape = {
   snowflakeAccountId: text(255).optional(),
   snowflakeWarehouse: text(255).optional(),
   snowflakeRole: text(255).optional(),
-  databaseName: text(255).nullable().optional(),
+  databaseName: text(255)
+    .nullable()
+    .optional()
+    .describe('Default: the username for POSTGRES; none (no default database) for MYSQL'),
   username: text(255).optional(),
   host: text(253).optional(),
-  port: Port.optional(),
+  port: Port.optional().describe(
+    `Default: ${DEFAULT_PORT.POSTGRES} for POSTGRES, ${DEFAULT_PORT.MYSQL} for MYSQL`,
+  ),
   bigQueryProjectId: text(255).optional(),
   spannerInstanceId: text(255).optional(),
   sshHost: text(253).optional(),
@@ -106,12 +123,12 @@ const REQUIRED = 'Required';
 const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
 /**
- * What a POSTGRES connection needs before anything can connect. Runs even when other
- * fields failed (`when`), so one response names every missing field.
+ * What a POSTGRES or MYSQL connection needs before anything can connect. Runs even when
+ * other fields failed (`when`), so one response names every missing field.
  */
 function requireConnectionFields(input: unknown, ctx: z.RefinementCtx) {
   const value = input as Record<string, unknown>;
-  if (value.dialect === 'POSTGRES') {
+  if (HOST_DIALECTS.includes(value.dialect as Dialect)) {
     if (!filled(value.host)) ctx.addIssue({ code: 'custom', path: ['host'], message: REQUIRED });
     if (!filled(value.username))
       ctx.addIssue({ code: 'custom', path: ['username'], message: REQUIRED });

@@ -1,6 +1,8 @@
 import {
   type CreateDataSourceBody,
+  type Dialect,
   type FieldErrors,
+  HOST_DIALECTS,
   SECRET_FIELDS,
   type SecretField,
   UNSET_FLAGS,
@@ -108,7 +110,7 @@ const blank = (value: string | null) => !value?.trim();
 /** What the record would need after the patch to still be connectable (as create checks it). */
 function checkMerged(merged: DataSourceRow): FieldErrors {
   const errors: FieldErrors = {};
-  if (merged.dialect === 'POSTGRES') {
+  if (HOST_DIALECTS.includes(merged.dialect as Dialect)) {
     if (blank(merged.host)) errors.host = 'Required';
     if (blank(merged.username)) errors.username = 'Required';
   }

@@ -29,6 +29,18 @@ export interface Limiter {
   enforce(outcome: RateLimitOutcome, res: Response): void;
   /** `consume`, then `enforce`. */
   hit(key: string, res: Response): Promise<void>;
+  /** Counts one hit on each key; the headers and any 429 follow the tightest counter. */
+  hitEach(keys: readonly string[], res: Response): Promise<void>;
+}
+
+/** The counter a caller must wait for: the longest wait past the limit, else the fullest. */
+function tightest(outcomes: RateLimitOutcome[], limit: number): RateLimitOutcome {
+  const over = outcomes.filter((o) => o.consumedPoints > limit);
+  const pick = (better: (a: RateLimitOutcome, b: RateLimitOutcome) => boolean) =>
+    (over.length > 0 ? over : outcomes).reduce((a, b) => (better(b, a) ? b : a));
+  return over.length > 0
+    ? pick((a, b) => a.msBeforeNext > b.msBeforeNext)
+    : pick((a, b) => a.consumedPoints > b.consumedPoints);
 }
 
 export type LimiterBackend =
@@ -98,6 +110,10 @@ export function createLimiter(options: {
     },
     async hit(key, res) {
       self.enforce(await self.consume(key), res);
+    },
+    async hitEach(keys, res) {
+      const outcomes = await Promise.all(keys.map((key) => self.consume(key)));
+      self.enforce(tightest(outcomes, perMinute), res);
     },
   };
   return self;

@@ -13,7 +13,13 @@ import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
 import { mountJson } from '../http/route';
 import { listDataSources } from '../store/data-sources';
-import { verifyConnection } from '../verify/verify';
+import { type VerifyOutcome, verifyConnection } from '../verify/verify';
+
+/** Every connection slot of the process is taken: answered at once, never queued. */
+const connectionsBusy = () =>
+  new ApiError('TooManyRequests', 'Too many connection attempts in progress; retry in 1 s', {
+    headers: { 'Retry-After': '1' },
+  });
 
 export function dataSourceRoutes(
   router: Router,
@@ -37,12 +43,22 @@ export function dataSourceRoutes(
   mountJson(router, routes.verifyDataSource, mw, async ({ req, res, principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
-    await deps.limits.verify.hit(`verify:${org.id}`, res);
-    const outcome = await verifyConnection(body, {
-      timeoutMs: deps.config.verifyTimeoutMs,
-      allowPrivateNetworks: deps.config.allowPrivateNetworks,
-      serviceIp: deps.config.serviceIp,
-    });
+    // The slot first: a refusal then costs no rate-limit round trip and no caller's budget.
+    const release = deps.connectionSlots.tryAcquire();
+    if (!release) throw connectionsBusy();
+    let outcome: VerifyOutcome;
+    try {
+      // Per organization and per user: one user can't spread verifies over new organizations.
+      const keys = [`verify:${org.id}`, `verify-user:${principal.userId}`];
+      await deps.limits.verify.hitEach(keys, res);
+      outcome = await verifyConnection(body, {
+        timeoutMs: deps.config.verifyTimeoutMs,
+        allowPrivateNetworks: deps.config.allowPrivateNetworks,
+        serviceIp: deps.config.serviceIp,
+      });
+    } finally {
+      release();
+    }
     if (!outcome.ok) {
       req.log.info({ orgId: org.id, reason: outcome.reason }, 'verify failed');
       throw new ApiError('VerificationFailed', outcome.detail, {

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { ScopeClosedError } from './scope';
+import { createSlots } from './slots';
 
 export interface NetworkPolicy {
   allowPrivateNetworks: boolean;
@@ -116,32 +117,15 @@ type Lookup = (host: string) => Promise<Array<{ address: string }>>;
  * aborts (the verify's deadline) before they start. A started lookup can't be cancelled.
  */
 export function limitLookups(max: number, lookupFn: Lookup) {
-  let running = 0;
-  const waiting: Array<() => void> = [];
+  const slots = createSlots({ limit: max });
   return async (host: string, signal?: AbortSignal) => {
-    if (signal?.aborted) throw new ScopeClosedError();
-    if (running < max) running++;
-    else {
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => {
-          waiting.splice(waiting.indexOf(turn), 1);
-          reject(new ScopeClosedError());
-        };
-        const turn = () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        waiting.push(turn);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    }
+    const release = await slots.acquire(signal).catch(() => {
+      throw new ScopeClosedError();
+    });
     try {
       return await lookupFn(host);
     } finally {
-      // The slot passes straight to the next in line, so none can be taken twice.
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
+      release();
     }
   };
 }

@@ -1,60 +1,50 @@
 import { Socket } from 'node:net';
+import { type Connection, type Driver, type DriverTarget, ProbeError } from './driver';
+import {
+  authFailed,
+  codeOf,
+  type DatabaseContext,
+  databaseNotFound,
+  serverClosed,
+  serverRefused,
+  transportFailure,
+  unknownFailure,
+  type VerifyFailure,
+} from './failures';
 import { pg } from './modules';
 import type { Scope } from './scope';
-
-export interface PostgresProbe {
-  /** The address to connect to (already checked), or the local end of an SSH tunnel. */
-  address: string;
-  port: number;
-  /** TLS SNI: the hostname the user gave, unset for IP literals. */
-  servername: string | undefined;
-  ssl: boolean;
-  user: string;
-  password: string | undefined;
-  database: string;
-}
-
-/** Failures pg reports without a stable code; named here from protocol-level facts. */
-export class PostgresProbeError extends Error {
-  constructor(readonly code: 'ssl-unsupported' | 'no-password') {
-    super(code === 'ssl-unsupported' ? 'The server does not accept SSL' : 'No password given');
-    this.name = 'PostgresProbeError';
-  }
-}
 
 const N = 0x4e; // the server's one-byte answer to SSLRequest: 'S' yes, 'N' no
 
 /**
- * Connects with node-postgres, runs `SELECT 1` (then calls `onQueried`) and ends the
- * session. Rejects with pg's own errors (SQLSTATE `code`, Node socket `code`) or a
- * PostgresProbeError.
+ * Connects and authenticates with node-postgres. Rejects with pg's own errors (SQLSTATE `code`,
+ * Node socket `code`) or a ProbeError.
  */
-export async function probePostgres(
-  scope: Scope,
-  probe: PostgresProbe,
-  onQueried: () => void,
-): Promise<void> {
+async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Connection> {
   let raw: Socket | undefined;
   let sslAnswer: number | undefined;
   const client = new (pg().Client)({
-    host: probe.address,
-    port: probe.port,
-    user: probe.user,
-    database: probe.database,
+    host: target.address,
+    port: target.port,
+    user: target.user,
+    database: target.database ?? target.user,
     // A function is only called when the server asks, and keeps pg from reading ~/.pgpass.
     password: async () => {
-      if (!probe.password) throw new PostgresProbeError('no-password');
-      return probe.password;
+      if (!target.password) throw new ProbeError('no-password');
+      return target.password;
     },
     // sslmode=require: encrypted, certificate not verified.
-    ssl: probe.ssl
-      ? { rejectUnauthorized: false, ...(probe.servername ? { servername: probe.servername } : {}) }
+    ssl: target.ssl
+      ? {
+          rejectUnauthorized: false,
+          ...(target.servername ? { servername: target.servername } : {}),
+        }
       : false,
     // pg only reports "does not support SSL" as message text; the stable signal is the
     // server's answer byte to SSLRequest, which this listener sees before pg's own.
     stream: () => {
       raw = new Socket();
-      if (probe.ssl) raw.once('data', (chunk: Buffer) => (sslAnswer = chunk[0]));
+      if (target.ssl) raw.once('data', (chunk: Buffer) => (sslAnswer = chunk[0]));
       return raw;
     },
     application_name: 'bridgekit-verify',
@@ -68,11 +58,34 @@ export async function probePostgres(
   try {
     scope.throwIfClosed(); // a destroyed net.Socket would reopen on connect()
     await client.connect();
-    await client.query('SELECT 1');
   } catch (error) {
-    if (probe.ssl && sslAnswer === N) throw new PostgresProbeError('ssl-unsupported');
+    if (target.ssl && sslAnswer === N) throw new ProbeError('ssl-unsupported');
     throw error;
   }
-  onQueried();
-  await client.end();
+  return {
+    query: async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows,
+    close: () => client.end(),
+  };
 }
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** pg's failures by SQLSTATE and Node code; the shared reasons are PostgreSQL's own codes. */
+function postgresFailure(error: unknown, context: DatabaseContext): VerifyFailure {
+  const transport = transportFailure(error, context);
+  if (transport) return transport;
+  const code = codeOf(error);
+  // pg's "Connection terminated unexpectedly": the peer closed without a protocol error.
+  if (code === undefined) return serverClosed('connection-closed', context.product);
+  if (code === '28P01' || code === '28000') return authFailed(code);
+  if (code === '3D000') return databaseNotFound(code);
+  if (SQLSTATE.test(code)) return serverRefused(code);
+  return unknownFailure(error, 'host');
+}
+
+export const postgresDriver: Driver = {
+  product: 'PostgreSQL',
+  defaultDatabase: (user) => user,
+  connect: connectPostgres,
+  failure: postgresFailure,
+};

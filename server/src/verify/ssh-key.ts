@@ -1,13 +1,12 @@
 import { createDecipheriv } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { ParsedKey } from 'ssh2';
 import { ssh2 } from './modules';
+import { bcryptPbkdf, KdfError, MAX_KDF_ROUNDS } from './ssh-key-kdf';
 
 /** Why a private key could not be used; never carries key or passphrase material. */
 export class SshKeyError extends Error {
   constructor(
-    readonly code: 'ssh-key-invalid' | 'ssh-key-passphrase' | 'ssh-key-aborted',
+    readonly code: 'ssh-key-invalid' | 'ssh-key-passphrase' | 'ssh-key-rounds' | 'ssh-key-aborted',
     message: string,
   ) {
     super(message);
@@ -16,6 +15,7 @@ export class SshKeyError extends Error {
 }
 
 const invalid = () => new SshKeyError('ssh-key-invalid', 'The private key could not be read');
+const aborted = () => new SshKeyError('ssh-key-aborted', 'Aborted');
 const badPassphrase = () =>
   new SshKeyError('ssh-key-passphrase', 'The private key passphrase is missing or wrong');
 
@@ -60,53 +60,6 @@ const u32 = (n: number) => {
 };
 const sshString = (b: Buffer) => Buffer.concat([u32(b.length), b]);
 
-// bcrypt_pbkdf runs in a worker: OpenSSH's default 16 rounds take ~0.4 s of pure JS,
-// and the round count comes from the (untrusted) key.
-const BCRYPT_PATH = createRequire(createRequire(import.meta.url).resolve('ssh2')).resolve(
-  'bcrypt-pbkdf',
-);
-const WORKER_SOURCE = `
-const { parentPort, workerData: w } = require('node:worker_threads');
-const { pbkdf } = require(w.bcryptPath);
-const out = new Uint8Array(w.length);
-const r = pbkdf(w.passphrase, w.passphrase.length, w.salt, w.salt.length, out, w.length, w.rounds);
-parentPort.postMessage(r === 0 ? out : null);
-`;
-
-function bcryptPbkdf(
-  passphrase: Buffer,
-  salt: Buffer,
-  rounds: number,
-  length: number,
-  signal: AbortSignal,
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new SshKeyError('ssh-key-aborted', 'Aborted'));
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { bcryptPath: BCRYPT_PATH, passphrase, salt, rounds, length },
-    });
-    const onAbort = () => {
-      void worker.terminate();
-      reject(new SshKeyError('ssh-key-aborted', 'Aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = () => {
-      signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
-    };
-    worker.once('message', (out: Uint8Array | null) => {
-      done();
-      if (out === null) reject(invalid());
-      else resolve(Buffer.from(out));
-    });
-    worker.once('error', () => {
-      done();
-      reject(invalid());
-    });
-  });
-}
-
 /**
  * Decrypts an encrypted OpenSSH-format key off the main thread and re-encodes it
  * unencrypted, so ssh2 can parse it without running bcrypt on the event loop.
@@ -125,12 +78,16 @@ async function decryptOpenSsh(
   if (cipherName === 'none' && kdfName === 'none') return undefined; // not encrypted
   const cipher = CIPHERS[cipherName];
   if (kdfName !== 'bcrypt' || cipher === undefined) throw invalid();
-  if (!passphrase) throw badPassphrase();
   const [algorithm, keyLength, ivLength, tagLength] = cipher;
 
   const kdf = new Reader(kdfOptions);
   const salt = kdf.bytes();
   const rounds = kdf.u32();
+  // The round count is the key's own (untrusted) claim on our CPU: checked before any work.
+  if (rounds > MAX_KDF_ROUNDS) {
+    throw new SshKeyError('ssh-key-rounds', 'The private key asks for too many KDF rounds');
+  }
+  if (!passphrase) throw badPassphrase();
   const keyCount = r.u32();
   const publicKeys: Buffer[] = [];
   for (let i = 0; i < keyCount; i++) publicKeys.push(r.bytes());
@@ -139,12 +96,11 @@ async function decryptOpenSsh(
   if (tag.length !== tagLength || r.pos + tagLength !== data.length) throw invalid();
 
   const derived = await bcryptPbkdf(
-    Buffer.from(passphrase, 'utf8'),
-    salt,
-    rounds,
-    keyLength + ivLength,
+    { passphrase: Buffer.from(passphrase, 'utf8'), salt, rounds, length: keyLength + ivLength },
     signal,
-  );
+  ).catch((error: unknown) => {
+    throw error instanceof KdfError ? (error.aborted ? aborted() : invalid()) : error;
+  });
   let plain: Buffer;
   try {
     const decipher = createDecipheriv(

@@ -97,8 +97,14 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
       expectFieldErrors(await create(body), ['dialect']);
     });
 
-    it('rejects dialect MYSQL', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, dialect: 'MYSQL' }), ['dialect']);
+    it('rejects a dialect the bridge does not connect to, naming the allowed ones', async () => {
+      const res = await create({ ...MINIMAL, dialect: 'SNOWFLAKE' });
+      expectFieldErrors(res, ['dialect']);
+      expect(res.body.error.fieldErrors.dialect).toBe('Allowed values: POSTGRES, MYSQL');
+    });
+
+    it('names host and username together for MYSQL too', async () => {
+      expectFieldErrors(await create({ dialect: 'MYSQL', displayName: 'X' }), ['host', 'username']);
     });
 
     it.each(BAD_PORTS)('rejects port %s', async (_label, port) => {

@@ -239,9 +239,13 @@ export function loopbackOnly(world: FuzzWorld): (body: WireBody) => WireBody {
       if (typeof v === 'string' && v.length <= 253 && !LOCAL_HOSTS.includes(v))
         copy[field] = '127.0.0.1';
     }
+    // An omitted port would mean the dialect's default: the machine's shared PostgreSQL or
+    // MariaDB. Those stay untouched.
     for (const field of ['port', 'sshPort']) {
       const v = copy[field];
-      if (typeof v === 'number' && v >= 0 && v <= 65535) copy[field] = world.closedPort;
+      if (v === undefined || (typeof v === 'number' && v >= 0 && v <= 65535)) {
+        copy[field] = world.closedPort;
+      }
     }
     return { ...body, text: JSON.stringify(copy), value: copy };
   };

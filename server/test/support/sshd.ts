@@ -1,6 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  access,
+  appendFile,
+  chmod,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +29,8 @@ export interface Sshd {
   passwordUser: SshUser & { password: string };
   keyUser: SshUser & { privateKey: string };
   passphraseUser: SshUser & { privateKey: string; passphrase: string };
+  /** Adds a public key (one OpenSSH `.pub` line) to one of the users' authorized keys. */
+  authorize(username: string, publicKey: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -158,6 +169,9 @@ export async function startSshd(): Promise<Sshd> {
       passwordUser,
       keyUser,
       passphraseUser,
+      async authorize(username, publicKey) {
+        await appendFile(join(keys, username), `${publicKey.trim()}\n`);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -1,7 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { MAX_KDF_ROUNDS } from '../../src/verify/ssh-key-kdf';
 import { verifyConnection } from '../../src/verify/verify';
 import { type PgCluster, startPgCluster } from '../support/pg-cluster';
 import { type Sshd, startSshd } from '../support/sshd';
@@ -132,8 +134,9 @@ describe('verifyConnection through an SSH tunnel', () => {
     expect(fieldsOf(outcome)).toEqual(['sshPrivateKeyPassphrase']);
   });
 
-  it('gives up on a key whose KDF rounds would outlast the deadline, without blocking', async () => {
-    // Rewrite the bcrypt round count of the encrypted key (OpenSSH key format, PROTOCOL.key).
+  it('stops a key derivation that outlasts the deadline, worker thread and all', async () => {
+    // Rewrite the bcrypt round count of the encrypted key (OpenSSH key format, PROTOCOL.key)
+    // to the most the bridge accepts: seconds of derivation, far past this deadline.
     const pem = sshd.passphraseUser.privateKey.trim().split('\n');
     const data = Buffer.from(pem.slice(1, -1).join(''), 'base64');
     let pos = 15; // "openssh-key-v1\0"
@@ -141,7 +144,7 @@ describe('verifyConnection through an SSH tunnel', () => {
     pos += 4 + data.readUInt32BE(pos); // kdf name
     pos += 4; // kdf options length
     pos += 4 + data.readUInt32BE(pos); // salt
-    data.writeUInt32BE(1_000_000, pos);
+    data.writeUInt32BE(MAX_KDF_ROUNDS, pos);
     const slowKey = `${pem[0]}\n${data.toString('base64')}\n${pem.at(-1)}`;
 
     const started = performance.now();
@@ -152,6 +155,13 @@ describe('verifyConnection through an SSH tunnel', () => {
     expect(performance.now() - started).toBeLessThan(400 + 200);
     expect(outcome).toMatchObject({ ok: false, reason: 'timeout' });
     expect(fieldsOf(outcome)).toEqual(['sshPrivateKey']);
+    // A derivation left running would keep a core busy for seconds: the process's CPU time
+    // over the next half second shows the worker is gone.
+    await sleep(100);
+    const before = process.cpuUsage();
+    await sleep(500);
+    const used = process.cpuUsage(before);
+    expect((used.user + used.system) / 1000).toBeLessThan(250);
   });
 
   it('reports sshPrivateKey for a key that cannot be parsed', async () => {
