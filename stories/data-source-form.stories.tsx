@@ -25,14 +25,14 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 const fill: Story['play'] = async ({ canvas, userEvent }) => {
-  await userEvent.type(canvas.getByLabelText('Display name'), 'Production warehouse');
-  await userEvent.type(canvas.getByLabelText('Host'), 'db.acme.example');
-  await userEvent.type(canvas.getByLabelText('Username'), 'reporting');
-  await userEvent.type(canvas.getByLabelText('Password'), 'not-the-password');
+  await userEvent.type(await canvas.findByLabelText('Display name'), 'Production warehouse');
+  await userEvent.type(await canvas.findByLabelText('Host'), 'db.acme.example');
+  await userEvent.type(await canvas.findByLabelText('Username'), 'reporting');
+  await userEvent.type(await canvas.findByLabelText('Password'), 'not-the-password');
 };
 
 const testConnection: Story['play'] = async ({ canvas, userEvent }) => {
-  await userEvent.click(canvas.getByRole('button', { name: 'Test connection' }));
+  await userEvent.click(await canvas.findByRole('button', { name: 'Test connection' }));
 };
 
 export const Create: Story = {};
@@ -46,10 +46,13 @@ export const FieldErrors: Story = {
     bridge: {
       verifyDataSource: fail(
         'VerificationFailed',
-        'Could not connect: password authentication failed.',
+        'The database rejected the username or password.',
         {
-          username: 'Authentication failed for this user.',
-          password: 'Authentication failed for this user.',
+          code: 'auth_failed',
+          fields: {
+            username: ['auth_failed', 'Authentication failed.'],
+            password: ['auth_failed', 'Authentication failed.'],
+          },
         },
       ),
     },
@@ -65,9 +68,20 @@ export const FieldErrors: Story = {
 export const Timeout: Story = {
   parameters: {
     bridge: {
-      verifyDataSource: fail('VerificationFailed', 'Could not connect: the connection timed out.', {
-        host: 'Timed out. Allow 203.0.113.7 in the database firewall.',
-      }),
+      verifyDataSource: fail(
+        'VerificationFailed',
+        'The connection to the database timed out. If the database has a firewall, allow 203.0.113.7 in the database firewall.',
+        {
+          code: 'timeout',
+          fields: {
+            host: [
+              'timeout',
+              'The connection timed out. If the database has a firewall, allow 203.0.113.7 in the database firewall.',
+            ],
+          },
+          params: { serviceIp: '203.0.113.7' },
+        },
+      ),
     },
   } satisfies BridgeParameters,
   play: async (context) => {
@@ -89,8 +103,12 @@ export const Verified: Story = {
 export const WithSshTunnel: Story = {
   play: async (context) => {
     await fill(context);
-    await context.userEvent.click(context.canvas.getByLabelText('Connect through an SSH tunnel'));
-    await context.userEvent.click(context.canvas.getByRole('radio', { name: 'Private key' }));
+    await context.userEvent.click(
+      await context.canvas.findByLabelText('Connect through an SSH tunnel'),
+    );
+    await context.userEvent.click(
+      await context.canvas.findByRole('radio', { name: 'Private key' }),
+    );
   },
 };
 
@@ -109,7 +127,7 @@ export const EditWithStoredSecrets: Story = {
 export const EditRemovingPassword: Story = {
   args: { dataSource: warehouse },
   play: async ({ canvas, userEvent }) => {
-    await userEvent.click(canvas.getByRole('button', { name: 'Remove Password' }));
+    await userEvent.click(await canvas.findByRole('button', { name: 'Remove Password' }));
   },
 };
 
@@ -121,14 +139,16 @@ export const EditLoading: Story = {
 export const EditNotFound: Story = {
   args: { dataSourceId: 'ds_000000000404' },
   parameters: {
-    bridge: { getDataSource: fail('NotFound', 'Data source not found.') },
+    bridge: {
+      getDataSource: fail('NotFound', 'Data source not found', { code: 'data_source_not_found' }),
+    },
   } satisfies BridgeParameters,
 };
 
 export const DeleteDialogOpen: Story = {
   args: { dataSource: warehouse },
   play: async ({ canvas, userEvent }) => {
-    await userEvent.click(canvas.getByRole('button', { name: 'Delete' }));
+    await userEvent.click(await canvas.findByRole('button', { name: 'Delete' }));
   },
 };
 
@@ -153,4 +173,37 @@ export const Narrow: Story = {
 /** Without verification: Save is enabled at once. */
 export const WithoutVerify: Story = {
   args: { requireVerify: false },
+};
+
+/** A MEMBER's session: the record read-only, no Test, Save or Delete, and why. */
+export const MemberReadOnly: Story = {
+  args: { dataSource: tunnelled },
+  parameters: { role: 'MEMBER' } satisfies BridgeParameters,
+};
+
+/** A MEMBER opening the form to add a data source. */
+export const MemberCannotCreate: Story = {
+  parameters: { role: 'MEMBER' } satisfies BridgeParameters,
+};
+
+/** `variant="plain"` inside a host panel that already draws the card. */
+export const PlainInAPanel: Story = {
+  args: { dataSource: warehouse, variant: 'plain' },
+  decorators: [
+    (Story) => (
+      <section
+        style={{
+          maxWidth: 640,
+          padding: 20,
+          border: '1px solid light-dark(#d0d7de, #30363d)',
+          borderRadius: 12,
+        }}
+      >
+        <h2 style={{ margin: '0 0 16px', font: '600 1.25rem system-ui, sans-serif' }}>
+          Edit data source
+        </h2>
+        <Story />
+      </section>
+    ),
+  ],
 };

@@ -1,5 +1,14 @@
 import type { ClientRouteId, FetchLike } from '@bridgekit/client';
-import { ErrorBody, type ErrorTitle, routes, statusOf } from '@bridgekit/contract';
+import {
+  codeOfTitle,
+  ErrorBody,
+  type ErrorCode,
+  type ErrorTitle,
+  type FieldCode,
+  fieldCodeOf,
+  routes,
+  statusOf,
+} from '@bridgekit/contract';
 
 export interface Reply {
   status: number;
@@ -19,14 +28,31 @@ export type Handlers = Partial<Record<ClientRouteId, Handler>>;
 
 export const ok = (data: unknown, status = 200): Reply => ({ status, body: { data } });
 
+/** A refusal as the bridge sends it; `fields` maps each field to its code and message. */
 export const fail = (
   title: ErrorTitle,
   detail: string,
-  fieldErrors?: Record<string, string>,
-): Reply => ({
-  status: statusOf[title],
-  body: { error: { title, detail, ...(fieldErrors ? { fieldErrors } : {}) } },
-});
+  options: {
+    code?: ErrorCode;
+    fields?: Record<string, [FieldCode, string]>;
+    params?: Record<string, string | number>;
+  } = {},
+): Reply => {
+  const fields = Object.entries(options.fields ?? {});
+  const error = {
+    title,
+    code: options.code ?? codeOfTitle[title],
+    detail,
+    ...(fields.length > 0
+      ? {
+          fieldErrors: Object.fromEntries(fields.map(([field, [, message]]) => [field, message])),
+          fieldCodes: Object.fromEntries(fields.map(([field, [code]]) => [field, code])),
+        }
+      : {}),
+    ...(options.params ? { params: options.params } : {}),
+  };
+  return { status: statusOf[title], body: { error } };
+};
 
 /** Cursor pagination over `items` by id, like the bridge. */
 export const paginate =
@@ -75,10 +101,13 @@ export function fakeFetch(handlers: Handlers): FetchLike {
       let reply: Reply;
       const parsed = 'body' in route ? route.body.safeParse(body) : null;
       if (parsed && !parsed.success) {
-        const fieldErrors: Record<string, string> = {};
+        const fields: Record<string, [FieldCode, string]> = {};
         for (const issue of parsed.error.issues)
-          fieldErrors[issue.path.join('.')] ??= issue.message;
-        reply = fail('ValidationError', 'The request body is invalid.', fieldErrors);
+          fields[issue.path.join('.')] ??= [fieldCodeOf(issue), issue.message];
+        reply = fail('ValidationError', 'The request body is invalid.', {
+          code: 'validation_failed',
+          fields,
+        });
       } else {
         reply =
           typeof handler === 'function' ? handler({ params, query: searchParams, body }) : handler;

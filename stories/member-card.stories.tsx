@@ -23,13 +23,18 @@ export const Loading: Story = {
 
 export const NotFound: Story = {
   parameters: {
-    bridge: { getMember: fail('NotFound', 'Member not found.') },
+    bridge: { getMember: fail('NotFound', 'Member not found', { code: 'member_not_found' }) },
   } satisfies BridgeParameters,
 };
 
 export const LoadError: Story = {
   parameters: {
-    bridge: { getMember: fail('InternalError', 'The service had a problem. Try again later.') },
+    bridge: {
+      getMember: fail(
+        'InternalError',
+        'Something went wrong; quote the request id when reporting it',
+      ),
+    },
   } satisfies BridgeParameters,
 };
 

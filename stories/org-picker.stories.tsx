@@ -44,7 +44,10 @@ export const Empty: Story = {
 export const LoadError: Story = {
   parameters: {
     bridge: {
-      listOrganizations: fail('InternalError', 'The service had a problem. Try again later.'),
+      listOrganizations: fail(
+        'InternalError',
+        'Something went wrong; quote the request id when reporting it',
+      ),
     },
   } satisfies BridgeParameters,
   play: open,

@@ -44,7 +44,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
   it('answers 401 without an Authorization header', async () => {
     const res = await bridge.request('GET', '/api/public/organizations');
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -53,7 +57,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       headers: { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` },
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -62,7 +70,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       headers: { authorization: `Basic ${user.key}` },
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -71,7 +83,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       headers: { authorization: 'Bearer' },
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -80,14 +96,22 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       headers: { authorization: 'Bearer    ' },
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('answers 401 to an unknown well-formed key', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', { key: UNKNOWN_KEY });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -96,7 +120,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       key: 'bk_key_tooShort',
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -106,7 +134,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       key: `${user.key.slice(0, -1)}${last}`,
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -115,7 +147,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       key: hashApiKey(user.key),
     });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -132,7 +168,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     );
     const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -155,7 +195,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     );
     const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
     expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+    expect(ErrorBody.parse(res.body).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: DETAIL,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -237,7 +281,11 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
         body: method === 'POST' ? {} : undefined,
       });
       expect(res.status).toBe(401);
-      expect(ErrorBody.parse(res.body).error).toEqual({ title: 'Unauthorized', detail: DETAIL });
+      expect(ErrorBody.parse(res.body).error).toEqual({
+        title: 'Unauthorized',
+        code: 'invalid_credentials',
+        detail: DETAIL,
+      });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     });
   });

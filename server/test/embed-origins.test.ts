@@ -110,6 +110,7 @@ describe.each(ENGINES)('a preflight without an organization in the path on %s', 
     const res = await preflight('https://a.example.com');
     expect(res.status).toBe(403);
     expect(res.body.error.title).toBe('Forbidden');
+    expect(res.body.error.code).toBe('origin_not_allowed');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

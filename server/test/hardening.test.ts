@@ -98,6 +98,7 @@ describe.each(ENGINES)('hardening on %s', (engine) => {
       expect(refused.status).toBe(403);
       expect(refused.body.error).toEqual({
         title: 'Forbidden',
+        code: 'origin_not_allowed',
         detail: 'Origin not allowed for this organization',
       });
       const ok = await bridge.request('POST', '/api/sso/jwt', {
@@ -156,6 +157,7 @@ describe.each(ENGINES)('hardening on %s', (engine) => {
       expect(res.status).toBe(403);
       expect(res.body.error).toEqual({
         title: 'Forbidden',
+        code: 'origin_not_allowed',
         detail: 'Origin not allowed for this organization',
       });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();

@@ -24,6 +24,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+      expect(res.body.error.code).toBe('malformed_json');
     });
 
     it('answers 413 PayloadTooLarge to a body over 100 kB', async () => {
@@ -33,6 +34,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(413);
       expect(ErrorBody.parse(res.body).error.title).toBe('PayloadTooLarge');
+      expect(res.body.error.code).toBe('payload_too_large');
     });
 
     it('accepts a body just under 100 kB as far as size goes', async () => {
@@ -42,6 +44,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['customAiContext']);
+      expect(res.body.error.fieldCodes).toEqual({ customAiContext: 'too_long' });
     });
 
     it('answers 415 UnsupportedMediaType to text/plain', async () => {
@@ -52,6 +55,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(415);
       expect(ErrorBody.parse(res.body).error.title).toBe('UnsupportedMediaType');
+      expect(res.body.error.code).toBe('unsupported_media_type');
     });
 
     it('answers 415 UnsupportedMediaType to a body without Content-Type', async () => {
@@ -62,13 +66,16 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
         body: Buffer.from(JSON.stringify({ name: 'Untyped' })),
       });
       expect(res.status).toBe(415);
-      expect(ErrorBody.parse(await res.json()).error.title).toBe('UnsupportedMediaType');
+      const body = ErrorBody.parse(await res.json());
+      expect(body.error.title).toBe('UnsupportedMediaType');
+      expect(body.error.code).toBe('unsupported_media_type');
     });
 
     it('answers 415 to a POST without body and without Content-Type', async () => {
       const res = await bridge.request('POST', '/api/public/organizations', { key: user.key });
       expect(res.status).toBe(415);
       expect(ErrorBody.parse(res.body).error.title).toBe('UnsupportedMediaType');
+      expect(res.body.error.code).toBe('unsupported_media_type');
     });
 
     it('accepts application/json with charset=utf-8', async () => {
@@ -102,6 +109,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+      expect(res.body.error.code).toBe('malformed_request');
     });
 
     it('rejects an unknown field with fieldErrors naming it', async () => {
@@ -112,6 +120,10 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(res.body.error.fieldErrors).toEqual({ nmae: 'Unknown field' });
+      expect(res.body.error).toMatchObject({
+        code: 'validation_failed',
+        fieldCodes: { nmae: 'unknown_field' },
+      });
     });
 
     it('rejects a number as name with fieldErrors.name about the type', async () => {
@@ -122,6 +134,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['name']);
       expect(res.body.error.fieldErrors.name).toMatch(/string/);
+      expect(res.body.error.fieldCodes).toEqual({ name: 'invalid_type' });
     });
 
     it('rejects a string as fullEmbedEnabled with fieldErrors.fullEmbedEnabled', async () => {
@@ -132,6 +145,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['fullEmbedEnabled']);
       expect(res.body.error.fieldErrors.fullEmbedEnabled).toMatch(/boolean/);
+      expect(res.body.error.fieldCodes).toEqual({ fullEmbedEnabled: 'invalid_type' });
     });
 
     it('names a nested field by its dotted path', async () => {
@@ -141,6 +155,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['embedAllowedOrigins.1']);
+      expect(res.body.error.fieldCodes).toEqual({ 'embedAllowedOrigins.1': 'invalid_type' });
     });
 
     it('rejects a JSON array body with 400', async () => {
@@ -150,6 +165,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+      expect(res.body.error.code).toBe('invalid_body');
     });
 
     it('rejects a JSON null body with 400', async () => {
@@ -160,6 +176,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+      expect(res.body.error.code).toBe('malformed_json');
     });
 
     it('rejects an empty name with fieldErrors.name', async () => {
@@ -169,6 +186,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['name']);
+      expect(res.body.error.fieldCodes).toEqual({ name: 'required' });
     });
 
     it('rejects a blank name with fieldErrors.name', async () => {
@@ -178,6 +196,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['name']);
+      expect(res.body.error.fieldCodes).toEqual({ name: 'required' });
     });
 
     it('requires a name with fieldErrors.name "Required"', async () => {
@@ -187,6 +206,22 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(res.body.error.fieldErrors).toEqual({ name: 'Required' });
+      expect(res.body.error.fieldCodes).toEqual({ name: 'required' });
+    });
+
+    it('rejects U+0000 in a field with fieldCodes nul_character', async () => {
+      const res = await bridge.request('POST', '/api/public/organizations', {
+        key: user.key,
+        body: { name: 'Nul\u0000Org' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        title: 'ValidationError',
+        code: 'validation_failed',
+        detail: 'Request body is invalid: name',
+        fieldErrors: { name: 'Must not contain the NUL character (U+0000)' },
+        fieldCodes: { name: 'nul_character' },
+      });
     });
 
     it('creates nothing on a rejected body', async () => {
@@ -207,6 +242,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('route_not_found');
     });
 
     it('answers GET /api/public/nope with a JSON 404 NotFound', async () => {
@@ -214,6 +250,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('route_not_found');
     });
 
     it('answers PUT on a known path with a JSON 404 NotFound', async () => {
@@ -224,6 +261,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('route_not_found');
     });
 
     it('answers DELETE on an organization with a JSON 404 NotFound', async () => {
@@ -234,6 +272,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       );
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('route_not_found');
     });
 
     it('answers 400, not 500, to a path with broken percent-encoding', async () => {
@@ -242,6 +281,7 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       });
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+      expect(res.body.error.code).toBe('malformed_request');
     });
   });
 

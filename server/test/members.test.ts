@@ -175,7 +175,8 @@ describe.each(ENGINES)('members on %s', (engine) => {
       });
       expect(res.status).toBe(409);
       expect(ErrorBody.parse(res.body).error.title).toBe('Conflict');
-      expect(res.body.error.fieldErrors).toHaveProperty('email');
+      expect(res.body.error.code).toBe('already_member');
+      expect(res.body.error.fieldCodes).toEqual({ email: 'already_member' });
     });
 
     it('answers 409 for an existing member written in another case', async () => {
@@ -218,6 +219,7 @@ describe.each(ENGINES)('members on %s', (engine) => {
       });
       expect(res.status).toBe(403);
       expect(ErrorBody.parse(res.body).error.title).toBe('Forbidden');
+      expect(res.body.error.code).toBe('admin_required');
     });
 
     it('adds nobody when a MEMBER tries', async () => {
@@ -236,10 +238,10 @@ describe.each(ENGINES)('members on %s', (engine) => {
     });
 
     it.each([
-      ['not an email', 'nope'],
-      ['no domain', 'a@'],
-      ['empty', ''],
-    ])('rejects an invalid email (%s) with fieldErrors.email', async (_case, email) => {
+      ['not an email', 'nope', 'invalid_format'],
+      ['no domain', 'a@', 'invalid_format'],
+      ['empty', '', 'invalid_format'],
+    ])('rejects an invalid email (%s) with fieldErrors.email', async (_case, email, code) => {
       const res = await bridge.request('POST', `/api/public/organizations/${orgId}/members`, {
         key: admin.key,
         body: { email, role: 'MEMBER' },
@@ -247,6 +249,7 @@ describe.each(ENGINES)('members on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['email']);
+      expect(res.body.error.fieldCodes).toEqual({ email: code });
     });
 
     it.each([
@@ -313,6 +316,7 @@ describe.each(ENGINES)('members on %s', (engine) => {
       );
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('member_not_found');
     });
 
     it('answers 404 for an unknown member id', async () => {
@@ -323,6 +327,7 @@ describe.each(ENGINES)('members on %s', (engine) => {
       );
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('member_not_found');
     });
   });
 
@@ -336,6 +341,7 @@ describe.each(ENGINES)('members on %s', (engine) => {
       });
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('organization_not_found');
       expect(res.body).toEqual(unknown.body);
     });
 

@@ -231,6 +231,7 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(res.body.error.fieldErrors).toHaveProperty('include');
+      expect(res.body.error.fieldCodes).toEqual({ include: 'invalid_value' });
     });
 
     it('rejects include=foo on list with fieldErrors.include', async () => {
@@ -240,6 +241,7 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(res.body.error.fieldErrors).toHaveProperty('include');
+      expect(res.body.error.fieldCodes).toEqual({ include: 'invalid_value' });
     });
 
     it('rejects include=foo on get with fieldErrors.include', async () => {
@@ -253,6 +255,7 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(res.body.error.fieldErrors).toHaveProperty('include');
+      expect(res.body.error.fieldCodes).toEqual({ include: 'invalid_value' });
     });
   });
 
@@ -348,7 +351,8 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       });
       expect(res.status).toBe(409);
       expect(ErrorBody.parse(res.body).error.title).toBe('Conflict');
-      expect(res.body.error.fieldErrors).toHaveProperty('slug');
+      expect(res.body.error.code).toBe('slug_taken');
+      expect(res.body.error.fieldCodes).toEqual({ slug: 'slug_taken' });
     });
 
     it('creates nothing when the explicit slug is taken', async () => {
@@ -367,13 +371,13 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
     });
 
     it.each([
-      ['uppercase', 'Bad'],
-      ['leading hyphen', '-a'],
-      ['trailing hyphen', 'a-'],
-      ['64 characters', 'a'.repeat(64)],
-      ['underscore', 'a_b'],
-      ['empty', ''],
-    ])('rejects an invalid slug (%s) with fieldErrors.slug', async (_case, slug) => {
+      ['uppercase', 'Bad', 'invalid_format'],
+      ['leading hyphen', '-a', 'invalid_format'],
+      ['trailing hyphen', 'a-', 'invalid_format'],
+      ['64 characters', 'a'.repeat(64), 'too_long'],
+      ['underscore', 'a_b', 'invalid_format'],
+      ['empty', '', 'required'],
+    ])('rejects an invalid slug (%s) with fieldErrors.slug', async (_case, slug, code) => {
       const res = await bridge.request('POST', '/api/public/organizations', {
         key: admin.key,
         body: { name: 'Bad Slug', slug },
@@ -381,6 +385,7 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['slug']);
+      expect(res.body.error.fieldCodes).toEqual({ slug: code });
     });
   });
 
@@ -427,6 +432,7 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['embedAllowedOrigins.1']);
+      expect(res.body.error.fieldCodes).toEqual({ 'embedAllowedOrigins.1': 'invalid_origin' });
     });
 
     it('reports every invalid entry at once', async () => {
@@ -521,6 +527,7 @@ describe.each(ENGINES)('organizations on %s', (engine) => {
       );
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('organization_not_found');
     });
 
     it('answers a non-member exactly like an unknown id', async () => {

@@ -204,21 +204,22 @@ describe.each(ENGINES)('pagination on %s', (engine) => {
     });
 
     it.each([
-      ['0', '0'],
-      ['101', '101'],
-      ['abc', 'abc'],
-      ['1.5', '1.5'],
-      ['-1', '-1'],
-      ['empty', ''],
-      ['1e2', '1e2'],
-      ['+5', '%2B5'],
-    ])('rejects limit=%s with 400 fieldErrors.limit', async (_case, limit) => {
+      ['0', '0', 'out_of_range'],
+      ['101', '101', 'out_of_range'],
+      ['abc', 'abc', 'invalid_format'],
+      ['1.5', '1.5', 'invalid_format'],
+      ['-1', '-1', 'invalid_format'],
+      ['empty', '', 'invalid_format'],
+      ['1e2', '1e2', 'invalid_format'],
+      ['+5', '%2B5', 'invalid_format'],
+    ])('rejects limit=%s with 400 fieldErrors.limit', async (_case, limit, code) => {
       const res = await bridge.request('GET', `/api/public/organizations?limit=${limit}`, {
         key: walker.key,
       });
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['limit']);
+      expect(res.body.error.fieldCodes).toEqual({ limit: code });
     });
 
     it('rejects a repeated limit with 400 fieldErrors.limit', async () => {
@@ -236,6 +237,7 @@ describe.each(ENGINES)('pagination on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(Object.keys(res.body.error.fieldErrors)).toEqual(['page']);
+      expect(res.body.error.fieldCodes).toEqual({ page: 'unknown_field' });
     });
   });
 

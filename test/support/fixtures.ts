@@ -1,4 +1,11 @@
-import { DataSource, Member, Organization, User } from '@bridgekit/contract';
+import {
+  DataSource,
+  Member,
+  Organization,
+  type Role,
+  SessionInfo,
+  User,
+} from '@bridgekit/contract';
 
 // Records shared by tests and stories. Each goes through the contract's schema, so a fixture
 // that drifts from the contract fails where it is made. This file imports nothing but the
@@ -52,6 +59,18 @@ export function member(overrides: MemberOverrides = {}): Member {
     organizationId: 'org_0000000001',
     ...rest,
     user: withUser,
+  });
+}
+
+/** What `GET /api/sso/session` answers for a kit session of `member` in `org`, with `role`. */
+export function sessionInfo(org: Organization, role: Role, who: Member = member()): SessionInfo {
+  return SessionInfo.parse({
+    kind: 'kit',
+    signedInAt: CREATED,
+    expiresAt: '2099-01-01T00:15:00.000Z',
+    absoluteExpiresAt: '2099-01-01T12:00:00.000Z',
+    organization: org,
+    member: { ...who, role, organizationId: org.id },
   });
 }
 

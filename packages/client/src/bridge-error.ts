@@ -1,5 +1,8 @@
 import type { ErrorTitle, FieldErrors } from '@bridgekit/contract';
 
+/** Values a failure's detail names (a port, an address), by name. */
+export type ErrorParams = Record<string, string | number>;
+
 /**
  * Titles the server sends, plus those made on this side: `NetworkError` (no answer),
  * `HttpError` (an answer that is not JSON or not the error envelope) and `UnexpectedResponse`
@@ -13,7 +16,12 @@ export interface BridgeErrorInit {
   status: number;
   title: BridgeErrorTitle;
   detail: string;
+  /** The server's `code`; null when the answer had none (made on this side, or another server). */
+  code?: string | null | undefined;
   fieldErrors?: FieldErrors | undefined;
+  /** Field name to the code of its failure (same keys as `fieldErrors`). */
+  fieldCodes?: Record<string, string> | undefined;
+  params?: ErrorParams | undefined;
   /** The response's `X-Request-Id`, for support requests. */
   requestId?: string | null | undefined;
   /** Seconds from `Retry-After`, when the response carried one. */
@@ -21,8 +29,8 @@ export interface BridgeErrorInit {
 }
 
 /**
- * A failed call: the server's `{ error: { title, detail, fieldErrors } }` plus the
- * HTTP status and request id.
+ * A failed call: the server's `{ error: { title, code, detail, fieldErrors, fieldCodes, params } }`
+ * plus the HTTP status and request id. Translate by `code` (see `ErrorCode` in the contract).
  *
  * @example
  * try {
@@ -36,8 +44,14 @@ export class BridgeError extends Error {
   readonly status: number;
   readonly title: BridgeErrorTitle;
   readonly detail: string;
+  /** The precise reason (`auth_failed`, `admin_required`…); null when the answer had none. */
+  readonly code: string | null;
   /** Field name (dotted for nested fields) to one message; empty when none. */
   readonly fieldErrors: FieldErrors;
+  /** Field name to the code of its failure; empty when none. */
+  readonly fieldCodes: Record<string, string>;
+  /** Values the detail names, for translations; empty when none. */
+  readonly params: ErrorParams;
   readonly requestId: string | null;
   readonly retryAfter: number | null;
 
@@ -46,7 +60,10 @@ export class BridgeError extends Error {
     this.status = init.status;
     this.title = init.title;
     this.detail = init.detail;
+    this.code = init.code ?? null;
     this.fieldErrors = init.fieldErrors ?? {};
+    this.fieldCodes = init.fieldCodes ?? {};
+    this.params = init.params ?? {};
     this.requestId = init.requestId ?? null;
     this.retryAfter = init.retryAfter ?? null;
   }

@@ -126,9 +126,12 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+const objectOr = <T>(value: unknown, known: boolean): T | undefined =>
+  known && value && typeof value === 'object' ? (value as T) : undefined;
+
 async function toBridgeError(response: Response): Promise<BridgeError> {
   const body = (await response.json().catch(() => null)) as {
-    error?: { title?: unknown; detail?: unknown; fieldErrors?: unknown };
+    error?: Record<string, unknown>;
   } | null;
   const error = body?.error;
   const known = typeof error?.title === 'string' && typeof error.detail === 'string';
@@ -136,10 +139,10 @@ async function toBridgeError(response: Response): Promise<BridgeError> {
     status: response.status,
     title: known ? (error.title as BridgeError['title']) : 'HttpError',
     detail: known ? (error.detail as string) : `The bridge answered HTTP ${response.status}.`,
-    fieldErrors:
-      known && error.fieldErrors && typeof error.fieldErrors === 'object'
-        ? (error.fieldErrors as Record<string, string>)
-        : {},
+    code: known && typeof error.code === 'string' ? error.code : null,
+    fieldErrors: objectOr(error?.fieldErrors, known),
+    fieldCodes: objectOr(error?.fieldCodes, known),
+    params: objectOr(error?.params, known),
     requestId: response.headers.get('x-request-id'),
     retryAfter: parseRetryAfter(response.headers.get('retry-after')),
   });

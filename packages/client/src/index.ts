@@ -2,6 +2,7 @@ export {
   BridgeError,
   type BridgeErrorInit,
   type BridgeErrorTitle,
+  type ErrorParams,
   isBridgeError,
 } from './bridge-error';
 export { createClient } from './create-client';

@@ -137,15 +137,18 @@ describe('createClient requests', () => {
 });
 
 describe('createClient errors', () => {
-  it('throws a BridgeError with status, title, detail, fieldErrors and request id', async () => {
+  it('throws a BridgeError with status, title, code, detail, fields, params and request id', async () => {
     const { fetch } = fakeFetch(
       json(
         422,
         {
           error: {
             title: 'VerificationFailed',
+            code: 'connection_refused',
             detail: 'Could not connect',
-            fieldErrors: { password: 'Authentication failed' },
+            fieldErrors: { port: 'Refused on this port' },
+            fieldCodes: { port: 'connection_refused' },
+            params: { port: 6543 },
           },
         },
         { 'x-request-id': 'req_123' },
@@ -166,13 +169,16 @@ describe('createClient errors', () => {
       name: 'BridgeError',
       status: 422,
       title: 'VerificationFailed',
+      code: 'connection_refused',
       detail: 'Could not connect',
-      fieldErrors: { password: 'Authentication failed' },
+      fieldErrors: { port: 'Refused on this port' },
+      fieldCodes: { port: 'connection_refused' },
+      params: { port: 6543 },
       requestId: 'req_123',
     });
   });
 
-  it('gives an empty fieldErrors object when the body has none', async () => {
+  it('gives null code and empty fieldErrors, fieldCodes and params when the body has none', async () => {
     const { fetch } = fakeFetch(
       json(404, { error: { title: 'NotFound', detail: 'No such member' } }),
     );
@@ -183,7 +189,10 @@ describe('createClient errors', () => {
     expect(error).toMatchObject({
       status: 404,
       title: 'NotFound',
+      code: null,
       fieldErrors: {},
+      fieldCodes: {},
+      params: {},
       requestId: null,
     });
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCode, ErrorParams, FieldCodes } from './error-codes';
 
 /** ISO 8601 UTC timestamp with milliseconds and `Z`, e.g. `2026-11-25T21:30:00.000Z`. */
 export const Timestamp = z.iso.datetime({ precision: 3 });
@@ -53,11 +54,33 @@ export const statusOf: Record<ErrorTitle, number> = {
 export const FieldErrors = z.record(z.string(), z.string());
 export type FieldErrors = z.infer<typeof FieldErrors>;
 
+/** The code of an error that names nothing more specific than its title. */
+export const codeOfTitle: Record<ErrorTitle, ErrorCode> = {
+  ValidationError: 'validation_failed',
+  Unauthorized: 'invalid_credentials',
+  Forbidden: 'forbidden',
+  NotFound: 'not_found',
+  Conflict: 'conflict',
+  PayloadTooLarge: 'payload_too_large',
+  UnsupportedMediaType: 'unsupported_media_type',
+  VerificationFailed: 'verification_failed',
+  TooManyRequests: 'rate_limited',
+  InternalError: 'internal_error',
+  ServiceUnavailable: 'service_unavailable',
+};
+
+/**
+ * `title` is the class of failure, `code` the precise reason (stable, for translations and
+ * branching), `detail` English text. `fieldErrors` and `fieldCodes` have the same keys.
+ */
 export const ErrorBody = z.object({
   error: z.object({
     title: ErrorTitle,
+    code: ErrorCode,
     detail: z.string(),
     fieldErrors: FieldErrors.optional(),
+    fieldCodes: FieldCodes.optional(),
+    params: ErrorParams.optional(),
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

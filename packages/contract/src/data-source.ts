@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DataSourceId, Timestamp } from './common';
+import type { FieldCode } from './error-codes';
 
 /** POSTGRES: PostgreSQL. MYSQL: MySQL 8 and MariaDB 10.5+. */
 export const Dialect = z
@@ -120,6 +121,14 @@ const verifyShape = {
 };
 
 const REQUIRED = 'Required';
+
+/** A refinement's issue on one field; `params.code` becomes the field's code in `fieldCodes`. */
+const fieldIssue = (field: string, code: FieldCode, message: string) => ({
+  code: 'custom' as const,
+  path: [field],
+  message,
+  params: { code },
+});
 const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
 /**
@@ -128,22 +137,24 @@ const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
  */
 function requireConnectionFields(input: unknown, ctx: z.RefinementCtx) {
   const value = input as Record<string, unknown>;
+  const require = (field: string) => {
+    if (!filled(value[field])) ctx.addIssue(fieldIssue(field, 'required', REQUIRED));
+  };
   if (HOST_DIALECTS.includes(value.dialect as Dialect)) {
-    if (!filled(value.host)) ctx.addIssue({ code: 'custom', path: ['host'], message: REQUIRED });
-    if (!filled(value.username))
-      ctx.addIssue({ code: 'custom', path: ['username'], message: REQUIRED });
+    require('host');
+    require('username');
   }
   if (value.sshEnabled === true) {
-    if (!filled(value.sshHost))
-      ctx.addIssue({ code: 'custom', path: ['sshHost'], message: REQUIRED });
-    if (!filled(value.sshUsername))
-      ctx.addIssue({ code: 'custom', path: ['sshUsername'], message: REQUIRED });
+    require('sshHost');
+    require('sshUsername');
     if (!filled(value.sshPassword) && !filled(value.sshPrivateKey))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sshPassword'],
-        message: 'An SSH password or private key is required',
-      });
+      ctx.addIssue(
+        fieldIssue(
+          'sshPassword',
+          'ssh_secret_required',
+          'An SSH password or private key is required',
+        ),
+      );
   }
 }
 
@@ -206,11 +217,9 @@ export const UpdateDataSourceBody = z
     for (const [flag, field] of Object.entries(UNSET_FLAGS)) {
       const v = value as Record<string, unknown>;
       if (v[flag] === true && typeof v[field] === 'string') {
-        ctx.addIssue({
-          code: 'custom',
-          path: [flag],
-          message: `Cannot be combined with a new ${field}`,
-        });
+        ctx.addIssue(
+          fieldIssue(flag, 'conflicting_unset', `Cannot be combined with a new ${field}`),
+        );
       }
     }
   }, onObjects);

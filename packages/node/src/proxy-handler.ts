@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RouteDef, type RouteId, routes } from '@bridgekit/contract';
+import {
+  type ErrorCode,
+  type ErrorTitle,
+  type RouteDef,
+  type RouteId,
+  routes,
+} from '@bridgekit/contract';
 
 /** What the browser may reach through the proxy by default: reads only. */
 export const DEFAULT_PROXY_ROUTES: readonly RouteId[] = [
@@ -45,10 +51,15 @@ const toMatcher = (route: RouteDef) => ({
   pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`),
 });
 
-function sendError(res: ServerResponse, status: number, title: string, detail: string) {
+/** The proxy's own refusals, in the bridge's error envelope. */
+function sendError(
+  res: ServerResponse,
+  status: number,
+  error: { title: ErrorTitle; code: ErrorCode; detail: string },
+) {
   res.statusCode = status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify({ error: { title, detail } }));
+  res.end(JSON.stringify({ error }));
 }
 
 async function readBody(req: IncomingMessage & { body?: unknown }): Promise<string | undefined> {
@@ -97,20 +108,24 @@ export function createProxyHandler(options: ProxyHandlerOptions): Handler {
         : url.pathname;
     const method = (req.method ?? 'GET').toUpperCase();
     if (!allowed.some((m) => m.method === method && m.pattern.test(path))) {
-      return sendError(res, 404, 'NotFound', `No route for ${method} ${path}`);
+      const detail = `No route for ${method} ${path}`;
+      return sendError(res, 404, { title: 'NotFound', code: 'route_not_found', detail });
     }
     if (url.searchParams.has('include')) {
-      return sendError(res, 403, 'Forbidden', 'include is not available through the proxy');
+      const detail = 'include is not available through the proxy';
+      return sendError(res, 403, { title: 'Forbidden', code: 'forbidden', detail });
     }
     if (!(await options.authorize(req))) {
-      return sendError(res, 401, 'Unauthorized', 'Sign in to the host application first');
+      const detail = 'Sign in to the host application first';
+      return sendError(res, 401, { title: 'Unauthorized', code: 'invalid_credentials', detail });
     }
     let body: string | undefined;
     if (method !== 'GET' && method !== 'DELETE') {
       try {
         body = await readBody(req);
       } catch {
-        return sendError(res, 413, 'PayloadTooLarge', 'Request body is too large');
+        const detail = 'Request body is too large';
+        return sendError(res, 413, { title: 'PayloadTooLarge', code: 'payload_too_large', detail });
       }
     }
     const upstream = await doFetch(`${base}${path}${url.search}`, {

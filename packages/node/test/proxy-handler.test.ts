@@ -50,13 +50,19 @@ describe('createProxyHandler against a real bridge', () => {
   it('answers 401 when the host does not authorize the browser request', async () => {
     const res = await get('/api/public/organizations', 'host_session=nope');
     expect(res.status).toBe(401);
-    expect((await res.json()).error.title).toBe('Unauthorized');
+    expect((await res.json()).error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: 'Sign in to the host application first',
+    });
   });
 
   it('refuses include=jwtSecret, so the secret never reaches a browser', async () => {
     const res = await get(`/api/public/organizations/${orgId}?include=jwtSecret`);
     expect(res.status).toBe(403);
-    expect(await res.text()).not.toContain(jwtSecret);
+    const text = await res.text();
+    expect(text).not.toContain(jwtSecret);
+    expect(JSON.parse(text).error).toMatchObject({ title: 'Forbidden', code: 'forbidden' });
   });
 
   it('answers 404 for a route outside the allow-list (a write)', async () => {
@@ -66,13 +72,16 @@ describe('createProxyHandler against a real bridge', () => {
       body: JSON.stringify({ name: 'Sneaky' }),
     });
     expect(res.status).toBe(404);
-    expect((await res.json()).error.title).toBe('NotFound');
+    expect((await res.json()).error).toMatchObject({ title: 'NotFound', code: 'route_not_found' });
   });
 
   it('passes the bridge errors through unchanged', async () => {
     const res = await get('/api/public/organizations/org_00000000000000000000000000');
     expect(res.status).toBe(404);
-    expect((await res.json()).error.title).toBe('NotFound');
+    expect((await res.json()).error).toMatchObject({
+      title: 'NotFound',
+      code: 'organization_not_found',
+    });
   });
 
   it('sends the host key, not the browser credentials, and never returns the key', async () => {

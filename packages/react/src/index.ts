@@ -6,7 +6,9 @@ export {
   type BridgeContextValue,
   BridgeProvider,
   type BridgeProviderProps,
-  type Theme,
   useBridge,
 } from './provider/bridge-provider';
-export { defaultMessages, type Messages } from './provider/messages';
+export { defaultMessages, type FailureText, type Messages } from './provider/messages';
+export type { SessionState } from './provider/session-store';
+export type { ColorScheme, Density, Theme } from './provider/theme';
+export { useBridgeSession } from './provider/use-access';

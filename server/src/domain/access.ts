@@ -20,8 +20,10 @@ export async function orgAccess(
   return org;
 }
 
-export const orgNotFound = () => new ApiError('NotFound', 'Organization not found');
+export const orgNotFound = () =>
+  new ApiError('NotFound', 'Organization not found', { code: 'organization_not_found' });
 
 export function requireAdmin(org: OrganizationWithRole) {
-  if (org.role !== 'ADMIN') throw forbidden('Only an ADMIN of the organization can do this');
+  if (org.role !== 'ADMIN')
+    throw forbidden('Only an ADMIN of the organization can do this', 'admin_required');
 }

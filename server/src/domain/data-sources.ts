@@ -1,7 +1,6 @@
 import {
   type CreateDataSourceBody,
   type Dialect,
-  type FieldErrors,
   HOST_DIALECTS,
   SECRET_FIELDS,
   type SecretField,
@@ -9,7 +8,7 @@ import {
   type UpdateDataSourceBody,
 } from '@bridgekit/contract';
 import type { Updateable } from 'kysely';
-import { ApiError, notFound } from '../api-error';
+import { ApiError, type FieldFailure, notFound } from '../api-error';
 import type { Deps } from '../deps';
 import {
   type DataSourceRow,
@@ -84,7 +83,7 @@ export async function createDataSource(
 
 export async function getDataSource(deps: Deps, orgId: string, id: string): Promise<DataSourceRow> {
   const row = await findDataSource(deps.store.db, orgId, id);
-  if (!row) throw notFound('Data source');
+  if (!row) throw notFound('Data source', 'data_source_not_found');
   return row;
 }
 
@@ -108,17 +107,22 @@ const PLAIN_FIELDS = [
 const blank = (value: string | null) => !value?.trim();
 
 /** What the record would need after the patch to still be connectable (as create checks it). */
-function checkMerged(merged: DataSourceRow): FieldErrors {
-  const errors: FieldErrors = {};
+function checkMerged(merged: DataSourceRow): Record<string, FieldFailure> {
+  const errors: Record<string, FieldFailure> = {};
+  const required = (message: string) => ({ code: 'required', message }) as const;
   if (HOST_DIALECTS.includes(merged.dialect as Dialect)) {
-    if (blank(merged.host)) errors.host = 'Required';
-    if (blank(merged.username)) errors.username = 'Required';
+    if (blank(merged.host)) errors.host = required('Required');
+    if (blank(merged.username)) errors.username = required('Required');
   }
   if (merged.sshEnabled) {
-    if (blank(merged.sshHost)) errors.sshHost = 'Required when sshEnabled is true';
-    if (blank(merged.sshUsername)) errors.sshUsername = 'Required when sshEnabled is true';
+    const whenSsh = required('Required when sshEnabled is true');
+    if (blank(merged.sshHost)) errors.sshHost = whenSsh;
+    if (blank(merged.sshUsername)) errors.sshUsername = whenSsh;
     if (!merged.sshPasswordSealed && !merged.sshPrivateKeySealed) {
-      errors.sshPassword = 'An SSH password or private key is required when sshEnabled is true';
+      errors.sshPassword = {
+        code: 'ssh_secret_required',
+        message: 'An SSH password or private key is required when sshEnabled is true',
+      };
     }
   }
   return errors;
@@ -138,7 +142,7 @@ export async function updateDataSource(
   // PATCHes that are each fine but not together can't both land.
   return deps.store.db.transaction().execute(async (tx) => {
     const existing = await findDataSourceForUpdate(tx, deps.store.engine, orgId, id);
-    if (!existing) throw notFound('Data source');
+    if (!existing) throw notFound('Data source', 'data_source_not_found');
     const patch: Updateable<DataSourcesTable> = {};
     for (const field of PLAIN_FIELDS) {
       const value = body[field];
@@ -155,15 +159,16 @@ export async function updateDataSource(
       if ((body as Record<string, unknown>)[flag] === true) patch[sealedColumn[field]] = null;
     }
     const merged = { ...existing, ...patch } as DataSourceRow;
-    const fieldErrors = checkMerged(merged);
-    if (Object.keys(fieldErrors).length > 0) {
+    const fields = checkMerged(merged);
+    if (Object.keys(fields).length > 0) {
       throw new ApiError('ValidationError', 'The data source would be incomplete', {
-        fieldErrors,
+        code: 'data_source_incomplete',
+        fields,
       });
     }
     patch.updatedAt = deps.now().toISOString();
     const updated = await updateDataSourceRow(tx, orgId, id, patch);
-    if (!updated) throw notFound('Data source');
+    if (!updated) throw notFound('Data source', 'data_source_not_found');
     return updated;
   });
 }
@@ -174,6 +179,6 @@ export async function deleteDataSource(
   id: string,
 ): Promise<DataSourceRow> {
   const deleted = await deleteDataSourceRow(deps.store.db, orgId, id);
-  if (!deleted) throw notFound('Data source');
+  if (!deleted) throw notFound('Data source', 'data_source_not_found');
   return deleted;
 }

@@ -11,11 +11,18 @@ import {
 } from '../store/members';
 import { findOrganizationForUpdate } from '../store/organizations';
 
-const lastAdmin = (change: 'demoted' | 'removed', fieldErrors?: Record<string, string>) =>
+const lastAdmin = (change: 'demoted' | 'removed', fields?: Record<string, string>) =>
   new ApiError(
     'Conflict',
     `This member is the last ADMIN of the organization and can't be ${change}: make another member ADMIN first`,
-    fieldErrors ? { fieldErrors } : {},
+    {
+      code: 'last_admin',
+      ...(fields && {
+        fields: Object.fromEntries(
+          Object.entries(fields).map(([f, message]) => [f, { code: 'last_admin', message }]),
+        ),
+      }),
+    },
   );
 
 /**

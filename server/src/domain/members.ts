@@ -32,7 +32,8 @@ export async function addMember(
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     throw new ApiError('Conflict', 'That user is already a member of this organization', {
-      fieldErrors: { email: 'Already a member' },
+      code: 'already_member',
+      fields: { email: { code: 'already_member', message: 'Already a member' } },
     });
   }
   const member = await findMemberByUser(deps.store.db, orgId, user.id);

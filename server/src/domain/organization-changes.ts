@@ -53,7 +53,7 @@ export async function updateOrganization(
         body.onboardingStatus && onboardingRefusal(org.onboardingStatus, body.onboardingStatus);
       if (refusal) {
         throw new ApiError('ValidationError', 'onboardingStatus can only move forward', {
-          fieldErrors: { onboardingStatus: refusal },
+          fields: { onboardingStatus: { code: 'onboarding_backwards', message: refusal } },
         });
       }
       if (body.slug !== undefined && body.slug !== org.slug) {

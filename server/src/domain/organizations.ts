@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { CreateOrganizationBody, FieldErrors } from '@bridgekit/contract';
-import { ApiError } from '../api-error';
+import type { CreateOrganizationBody } from '@bridgekit/contract';
+import { ApiError, type FieldFailure } from '../api-error';
 import type { Deps } from '../deps';
 import { normalizeOriginPattern, storeOrigins } from '../embed-origins';
 import { isUniqueViolation } from '../store/db';
@@ -33,18 +33,21 @@ const randomSuffix = () =>
 
 /** Normalizes each origin pattern; all failures are reported at once as `embedAllowedOrigins.<i>`. */
 export function normalizeOrigins(patterns: readonly string[]): string[] {
-  const fieldErrors: FieldErrors = {};
+  const fields: Record<string, FieldFailure> = {};
   const out: string[] = [];
   patterns.forEach((pattern, i) => {
     const result = normalizeOriginPattern(pattern);
     if (result.ok) {
       if (!out.includes(result.value)) out.push(result.value);
     } else {
-      fieldErrors[`embedAllowedOrigins.${i}`] = result.message;
+      fields[`embedAllowedOrigins.${i}`] = { code: 'invalid_origin', message: result.message };
     }
   });
-  if (Object.keys(fieldErrors).length > 0) {
-    throw new ApiError('ValidationError', 'Invalid embedAllowedOrigins', { fieldErrors });
+  if (Object.keys(fields).length > 0) {
+    throw new ApiError('ValidationError', 'Invalid embedAllowedOrigins', {
+      code: 'validation_failed',
+      fields,
+    });
   }
   return out;
 }
@@ -52,7 +55,8 @@ export function normalizeOrigins(patterns: readonly string[]): string[] {
 /** 409 for a slug another organization has. */
 export const slugTaken = () =>
   new ApiError('Conflict', 'That slug is already taken', {
-    fieldErrors: { slug: 'Already taken' },
+    code: 'slug_taken',
+    fields: { slug: { code: 'slug_taken', message: 'Already taken' } },
   });
 
 /** Creates the organization and makes the caller its ADMIN, in one transaction. */
@@ -106,6 +110,7 @@ export async function createOrganization(
     }
   }
   throw new ApiError('Conflict', 'Could not find a free slug; send one explicitly', {
-    fieldErrors: { slug: 'Could not generate a free slug' },
+    code: 'slug_unavailable',
+    fields: { slug: { code: 'slug_unavailable', message: 'Could not generate a free slug' } },
   });
 }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../api-error';
+import { ApiError, forbidden } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
 import { liveSession } from '../sso/session-access';
@@ -8,7 +8,9 @@ import { lookUpApiKey, touchApiKey } from '../store/api-keys';
 
 // One answer for every failure, so a caller learns nothing about which keys exist.
 const unauthorized = () =>
-  new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials');
+  new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials', {
+    code: 'invalid_credentials',
+  });
 // The scheme name is case-insensitive (RFC 7235 §2.1).
 const BEARER = /^Bearer ([\x21-\x7e]{1,4096})$/i;
 // lastUsedAt is written at most this often per key, so reads stay reads.
@@ -71,7 +73,7 @@ export function bearerAuth(deps: Deps) {
     req.principal = await authenticate(deps, req, res);
     // A browser origin that is not allowed gets nothing done, whatever the credential.
     if (req.originRefused)
-      throw new ApiError('Forbidden', 'Origin not allowed for this organization');
+      throw forbidden('Origin not allowed for this organization', 'origin_not_allowed');
     next();
   };
 }

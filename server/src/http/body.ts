@@ -16,6 +16,7 @@ export function jsonBody({ limitBytes }: { limitBytes: number }) {
         new ApiError(
           'UnsupportedMediaType',
           'Send the body as JSON with Content-Type: application/json',
+          { code: 'unsupported_media_type' },
         ),
       );
     }

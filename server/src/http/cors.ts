@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../api-error';
+import { forbidden } from '../api-error';
 
 const EXPOSED =
   'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate';
@@ -33,7 +33,7 @@ export function cors(options: CorsOptions) {
     if (req.get('sec-fetch-site') === 'same-origin') return next();
     const allowed = await allowOrigin(origin, req);
     if (req.method === 'OPTIONS') {
-      if (!allowed) return next(new ApiError('Forbidden', 'Origin not allowed'));
+      if (!allowed) return next(forbidden('Origin not allowed', 'origin_not_allowed'));
       setCorsHeaders(res, origin);
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Request-Id');

@@ -4,26 +4,36 @@ import { isStoreUnavailable, isUnstorableText } from '../store/db';
 
 /** JSON 404 for every unknown route. */
 export function notFoundRoute(req: Request, _res: Response, next: NextFunction) {
-  next(new ApiError('NotFound', `No route for ${req.method} ${req.path}`));
+  next(
+    new ApiError('NotFound', `No route for ${req.method} ${req.path}`, { code: 'route_not_found' }),
+  );
 }
 
 /** Body-parser failures by their stable `type`. */
 function fromBodyParser(err: { type?: string; status?: number }): ApiError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new ApiError('ValidationError', 'Malformed JSON body');
+      return new ApiError('ValidationError', 'Malformed JSON body', { code: 'malformed_json' });
     case 'entity.too.large':
-      return new ApiError('PayloadTooLarge', 'Request body is too large');
+      return new ApiError('PayloadTooLarge', 'Request body is too large', {
+        code: 'payload_too_large',
+      });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError('UnsupportedMediaType', 'Send the body as UTF-8 JSON');
+      return new ApiError('UnsupportedMediaType', 'Send the body as UTF-8 JSON', {
+        code: 'unsupported_media_type',
+      });
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return new ApiError('ValidationError', 'Request body could not be read');
+      return new ApiError('ValidationError', 'Request body could not be read', {
+        code: 'body_unreadable',
+      });
     default:
       // Other client errors from Express itself (bad %-encoding in a path, corrupt gzip body).
-      return err.status === 400 ? new ApiError('ValidationError', 'Malformed request') : undefined;
+      return err.status === 400
+        ? new ApiError('ValidationError', 'Malformed request', { code: 'malformed_request' })
+        : undefined;
   }
 }
 
@@ -33,11 +43,13 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     err instanceof ApiError ? err : fromBodyParser(err as { type?: string; status?: number });
   if (!apiError && isUnstorableText(err)) {
     apiError = new ApiError('ValidationError', 'Text must not contain the NUL character (U+0000)', {
+      code: 'nul_character',
       cause: err,
     });
   }
   if (!apiError && isStoreUnavailable(err)) {
     apiError = new ApiError('ServiceUnavailable', 'The store is unavailable; retry shortly', {
+      code: 'store_unavailable',
       cause: err,
       headers: { 'Retry-After': '2' },
     });
@@ -47,6 +59,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     apiError = new ApiError(
       'InternalError',
       'Something went wrong; quote the request id when reporting it',
+      { code: 'internal_error' },
     );
   } else if (apiError.cause) {
     req.log?.warn({ err: apiError.cause, title: apiError.title }, apiError.message);

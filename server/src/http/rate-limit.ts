@@ -93,6 +93,7 @@ export function createLimiter(options: {
         // Past the limit rate-limiter-flexible rejects with the counter itself.
         if (err instanceof RateLimiterRes) return err;
         throw new ApiError('ServiceUnavailable', 'Rate limit store unavailable', {
+          code: 'rate_limit_unavailable',
           cause: err,
           headers: { 'Retry-After': '2' },
         });
@@ -105,6 +106,8 @@ export function createLimiter(options: {
       if (consumedPoints <= perMinute) return;
       const retryAfter = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
       throw new ApiError('TooManyRequests', `Rate limit exceeded; retry in ${retryAfter} s`, {
+        code: 'rate_limited',
+        params: { retryAfter: Number(retryAfter) },
         headers: { 'Retry-After': retryAfter },
       });
     },

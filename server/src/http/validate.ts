@@ -1,21 +1,22 @@
-import type { FieldErrors } from '@bridgekit/contract';
+import { fieldCodeOf } from '@bridgekit/contract';
 import type { z } from 'zod';
-import { ApiError, notFound } from '../api-error';
+import { ApiError, type FieldFailure, notFound } from '../api-error';
 
 const WHAT = { body: 'Request body', query: 'Query string', params: 'Path' } as const;
 
-/** zod issues → `fieldErrors` (dotted path → first message), unknown keys included. */
-export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
-  const out: FieldErrors = {};
+/** zod issues → refused fields (dotted path → first code and message), unknown keys included. */
+export function toFieldFailures(issues: readonly z.core.$ZodIssue[]): Record<string, FieldFailure> {
+  const out: Record<string, FieldFailure> = {};
   // Own keys only, defined rather than assigned: a field named `constructor` or `__proto__`
   // must get its entry, not find (or replace) the prototype's.
-  const put = (at: string, message: string) => {
+  const put = (at: string, failure: FieldFailure) => {
     if (!Object.hasOwn(out, at))
-      Object.defineProperty(out, at, { value: message, enumerable: true, writable: true });
+      Object.defineProperty(out, at, { value: failure, enumerable: true, writable: true });
   };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) put([...issue.path, key].join('.'), 'Unknown field');
+      for (const key of issue.keys)
+        put([...issue.path, key].join('.'), { code: 'unknown_field', message: 'Unknown field' });
       continue;
     }
     if (issue.path.length === 0) continue;
@@ -23,7 +24,10 @@ export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors 
     const missing =
       (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
       issue.input === undefined;
-    put(issue.path.join('.'), missing ? 'Required' : issue.message);
+    put(issue.path.join('.'), {
+      code: fieldCodeOf(issue),
+      message: missing ? 'Required' : issue.message,
+    });
   }
   return out;
 }
@@ -50,7 +54,7 @@ export function parseInput<S extends z.ZodType>(
   value: unknown,
   where: keyof typeof WHAT,
 ): z.infer<S> {
-  // zod 4 omits `input` from issues unless asked; toFieldErrors needs it to tell "missing" apart.
+  // zod 4 omits `input` from issues unless asked; fieldCodeOf needs it to tell "missing" apart.
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}), {
     reportInput: true,
   });
@@ -59,19 +63,25 @@ export function parseInput<S extends z.ZodType>(
     if (nul.length === 0) return result.data;
     // A path id with U+0000 names nothing that can exist.
     if (where === 'params') throw notFound();
-    const fieldErrors: FieldErrors = {};
-    for (const at of nul)
-      Object.defineProperty(fieldErrors, at, { value: NUL_MESSAGE, enumerable: true });
+    const fields: Record<string, FieldFailure> = {};
+    for (const at of nul) {
+      const failure = { code: 'nul_character', message: NUL_MESSAGE } as const;
+      Object.defineProperty(fields, at, { value: failure, enumerable: true });
+    }
     throw new ApiError('ValidationError', `${WHAT[where]} is invalid: ${nul.join(', ')}`, {
-      fieldErrors,
+      code: 'validation_failed',
+      fields,
     });
   }
-  const fieldErrors = toFieldErrors(result.error.issues);
-  const fields = Object.keys(fieldErrors);
-  if (fields.length === 0) {
-    throw new ApiError('ValidationError', `${WHAT[where]} must be a JSON object`);
+  const fields = toFieldFailures(result.error.issues);
+  const names = Object.keys(fields);
+  if (names.length === 0) {
+    throw new ApiError('ValidationError', `${WHAT[where]} must be a JSON object`, {
+      code: 'invalid_body',
+    });
   }
-  throw new ApiError('ValidationError', `${WHAT[where]} is invalid: ${fields.join(', ')}`, {
-    fieldErrors,
+  throw new ApiError('ValidationError', `${WHAT[where]} is invalid: ${names.join(', ')}`, {
+    code: 'validation_failed',
+    fields,
   });
 }

@@ -13,11 +13,14 @@ import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
 import { mountJson } from '../http/route';
 import { listDataSources } from '../store/data-sources';
+import { verificationFailed } from '../verify/failure-codes';
 import { type VerifyOutcome, verifyConnection } from '../verify/verify';
 
 /** Every connection slot of the process is taken: answered at once, never queued. */
 const connectionsBusy = () =>
   new ApiError('TooManyRequests', 'Too many connection attempts in progress; retry in 1 s', {
+    code: 'connections_busy',
+    params: { retryAfter: 1 },
     headers: { 'Retry-After': '1' },
   });
 
@@ -61,9 +64,7 @@ export function dataSourceRoutes(
     }
     if (!outcome.ok) {
       req.log.info({ orgId: org.id, reason: outcome.reason }, 'verify failed');
-      throw new ApiError('VerificationFailed', outcome.detail, {
-        fieldErrors: outcome.fieldErrors,
-      });
+      throw verificationFailed(outcome);
     }
     return { data: { success: true } as const };
   });

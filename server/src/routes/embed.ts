@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
-import { ApiError } from '../api-error';
+import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { frameAncestors, parseStoredOrigins } from '../embed-origins';
 import { readCookie, SESSION_COOKIE } from '../http/cookies';
@@ -48,7 +48,8 @@ function serveAsset(assetsDir: string | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
     const file = String(req.params.file);
     // Only the allow-listed names ever reach the file system: no traversal, no other files.
-    if (!assetsDir || !isAssetFile(file)) throw new ApiError('NotFound', 'No such embed asset');
+    if (!assetsDir || !isAssetFile(file))
+      throw new ApiError('NotFound', 'No such embed asset', { code: 'embed_asset_not_found' });
     res.sendFile(
       file,
       {
@@ -65,7 +66,11 @@ function serveAsset(assetsDir: string | undefined) {
       (err?: Error & { status?: number }) => {
         if (!err) return;
         if (err.status === 404 && !res.headersSent) {
-          next(new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)'));
+          next(
+            new ApiError('NotFound', 'The embed bundle is not built (npm run build:embed)', {
+              code: 'embed_not_built',
+            }),
+          );
         } else next(err);
       },
     );
@@ -83,7 +88,11 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
     res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
     if (!org?.fullEmbedEnabled) {
-      sendErrorPage(res, new ApiError('NotFound', 'No such embed page'), assets);
+      sendErrorPage(
+        res,
+        new ApiError('NotFound', 'No such embed page', { code: 'embed_page_not_found' }),
+        assets,
+      );
       return;
     }
     const token = readCookie(req.get('cookie'), SESSION_COOKIE);
@@ -92,7 +101,7 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
     const session = live?.claims;
     if (!session) {
       const ended = 'Your session has ended. Reload the page to sign in again.';
-      sendErrorPage(res, new ApiError('Unauthorized', ended), assets);
+      sendErrorPage(res, new ApiError('Unauthorized', ended, { code: 'session_ended' }), assets);
       return;
     }
     res.type('html').send(
@@ -115,11 +124,12 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
   mountJson(router, routes.embedSession, {}, async ({ req }) => {
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.
     if (req.get('x-bridgekit-embed') !== '1')
-      throw new ApiError('Forbidden', 'Send X-Bridgekit-Embed: 1');
+      throw forbidden('Send X-Bridgekit-Embed: 1', 'embed_header_required');
     const token = readCookie(req.get('cookie'), SESSION_COOKIE);
     const claims = token ? await deps.sessions.verify(token) : null;
     const session = claims ? (await liveSession(deps, claims))?.claims : undefined;
-    if (!token || !session) throw new ApiError('Unauthorized', 'No valid embed session');
+    if (!token || !session)
+      throw new ApiError('Unauthorized', 'No valid embed session', { code: 'session_ended' });
     return {
       data: {
         sessionToken: token,

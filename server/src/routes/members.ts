@@ -31,7 +31,7 @@ export function memberRoutes(
   mountJson(router, routes.getMember, mw, async ({ principal, params }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     const member = await findMember(deps.store.db, org.id, params.id);
-    if (!member) throw notFound('Member');
+    if (!member) throw notFound('Member', 'member_not_found');
     return { data: toMember(member) };
   });
 
@@ -47,7 +47,10 @@ export function memberRoutes(
     if (!member) throw notFound('Member');
     // A member may leave on its own; removing anyone else takes an ADMIN.
     if (member.userId !== principal.userId && org.role !== 'ADMIN') {
-      throw forbidden('Only an ADMIN of the organization can remove another member');
+      throw forbidden(
+        'Only an ADMIN of the organization can remove another member',
+        'admin_required',
+      );
     }
     return { data: toMember(await removeMember(deps, org.id, params.id)) };
   });

@@ -77,7 +77,8 @@ function lifecycleRoutes(router: Router, deps: Deps, mw: Middleware) {
   mountJson(router, routes.rotateJwtSecret, mw, async ({ principal, params }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
-    if (principal.kind !== 'apiKey') throw forbidden('Rotating the jwtSecret needs an API key');
+    if (principal.kind !== 'apiKey')
+      throw forbidden('Rotating the jwtSecret needs an API key', 'api_key_required');
     const { row, secret } = await rotateJwtSecret(deps, org.id);
     return { data: { ...toOrganization(row, deps.now()), jwtSecret: secret } };
   });
@@ -88,7 +89,7 @@ export function organizationRoutes(router: Router, deps: Deps, mw: Middleware) {
 
   mountJson(router, routes.createOrganization, mw, async ({ principal, query, body }) => {
     if (principal.kind === 'session')
-      throw forbidden('An embed session cannot create organizations');
+      throw forbidden('An embed session cannot create organizations', 'api_key_required');
     const row = await createOrganization(deps, principal.userId, body);
     return { data: toOrganization(row, deps.now(), secretFor(deps, principal, query.include)) };
   });

@@ -63,6 +63,7 @@ export function serviceRoutes(router: Router, deps: Deps) {
       await deps.store.ping();
     } catch (cause) {
       throw new ApiError('ServiceUnavailable', 'The store is unavailable', {
+        code: 'store_unavailable',
         cause,
         headers: { 'Retry-After': '2' },
       });

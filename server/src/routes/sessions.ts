@@ -11,10 +11,13 @@ import { findMember } from '../store/members';
 import { revokeSession } from '../store/sessions';
 
 const ended = () =>
-  new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials');
+  new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials', {
+    code: 'invalid_credentials',
+  });
 
 function sessionOf(principal: Principal): Extract<Principal, { kind: 'session' }> {
-  if (principal.kind !== 'session') throw forbidden('This needs a session token, not an API key');
+  if (principal.kind !== 'session')
+    throw forbidden('This needs a session token, not an API key', 'session_required');
   return principal;
 }
 
@@ -31,7 +34,8 @@ function signedSession(deps: Deps): RequestHandler {
     }
     const claims = token ? await deps.sessions.verify(token) : null;
     if (!claims) return next(ended());
-    if (req.originRefused) return next(forbidden('Origin not allowed for this organization'));
+    if (req.originRefused)
+      return next(forbidden('Origin not allowed for this organization', 'origin_not_allowed'));
     await deps.limits.api.hit(`session:${claims.memberId}`, res);
     res.locals.session = claims;
     next();
@@ -43,7 +47,7 @@ export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHan
   mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
     const { session, org } = sessionOf(principal);
     const member = await findMember(deps.store.db, org.id, session.memberId);
-    if (!member) throw notFound('Member');
+    if (!member) throw notFound('Member', 'member_not_found');
     return {
       data: {
         kind: session.kind,

@@ -1,6 +1,6 @@
 import { routes, SsoBrowserQuery } from '@bridgekit/contract';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { ApiError } from '../api-error';
+import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
@@ -43,7 +43,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       admit: async (org) => {
         await deps.limits.sso.hit(`sso:${org.id}`, res);
         if (origin && !rowAllowsOrigin(org, origin)) {
-          throw new ApiError('Forbidden', 'Origin not allowed for this organization');
+          throw forbidden('Origin not allowed for this organization', 'origin_not_allowed');
         }
       },
     });
@@ -69,9 +69,12 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
         admit: async (org) => {
           await deps.limits.sso.hit(`sso:${org.id}`, res);
           if (!org.fullEmbedEnabled)
-            throw new ApiError('Forbidden', 'Full embed is not enabled for this organization');
+            throw forbidden(
+              'Full embed is not enabled for this organization',
+              'full_embed_disabled',
+            );
           if (!origin || !rowAllowsOrigin(org, origin)) {
-            throw new ApiError('Forbidden', 'This page may not be embedded here');
+            throw forbidden('This page may not be embedded here', 'framing_not_allowed');
           }
         },
       });

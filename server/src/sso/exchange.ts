@@ -18,6 +18,7 @@ import { verifySsoToken } from './token';
 // One detail for every failure; the precise reason goes to the log only.
 export const invalidSsoToken = (reason: string) =>
   new ApiError('Unauthorized', 'Invalid or expired SSO token', {
+    code: 'sso_token_invalid',
     cause: new Error(`sso: ${reason}`),
   });
 

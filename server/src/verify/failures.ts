@@ -21,6 +21,8 @@ export type VerifyFailure = {
   detail: string;
   fieldErrors: Record<string, string>;
   reason: string;
+  /** Values the detail names (port, service address), for translated messages. */
+  params?: Record<string, string | number>;
 };
 
 export type Field =
@@ -41,8 +43,11 @@ export function fail(
   reason: string,
   detail: string,
   fields: Partial<Record<Field, string>>,
+  params?: Record<string, string | number>,
 ): VerifyFailure {
-  return { ok: false, detail, fieldErrors: fields as Record<string, string>, reason };
+  const failure: VerifyFailure = { ok: false, detail, fieldErrors: fields, reason };
+  if (params) failure.params = params;
+  return failure;
 }
 
 export const LOOKUP_CODES = new Set([
@@ -85,10 +90,14 @@ export function timeoutFailure(
     });
   }
   const allow = serviceIp ? ` Allow ${serviceIp} in the firewall.` : '';
+  const named = serviceIp ? { serviceIp } : undefined;
   if (phase === 'ssh') {
-    return fail('timeout', `The SSH host did not answer in time.${allow}`, {
-      sshHost: `The connection timed out.${allow}`,
-    });
+    return fail(
+      'timeout',
+      `The SSH host did not answer in time.${allow}`,
+      { sshHost: `The connection timed out.${allow}` },
+      named,
+    );
   }
   if (viaSsh) {
     // Through a tunnel the database sees the SSH host, not this service: no IP to name.
@@ -99,9 +108,12 @@ export function timeoutFailure(
   const hint = serviceIp
     ? ` If the database has a firewall, allow ${serviceIp} in the database firewall.`
     : ' Check the host, and that the database firewall allows this service.';
-  return fail('timeout', `The connection to the database timed out.${hint}`, {
-    host: `The connection timed out.${hint}`,
-  });
+  return fail(
+    'timeout',
+    `The connection to the database timed out.${hint}`,
+    { host: `The connection timed out.${hint}` },
+    named,
+  );
 }
 
 /** What a database failure's message depends on. */
@@ -164,9 +176,12 @@ export function transportFailure(
     });
   }
   if (code === 'ECONNREFUSED') {
-    return fail(code, `The connection was refused on port ${context.port}.`, {
-      port: 'The connection was refused on this port.',
-    });
+    return fail(
+      code,
+      `The connection was refused on port ${context.port}.`,
+      { port: 'The connection was refused on this port.' },
+      { port: context.port },
+    );
   }
   if (code === 'ETIMEDOUT') return timeoutFailure('database', context.viaSsh, context.serviceIp);
   if (UNREACHABLE_CODES.has(code)) {

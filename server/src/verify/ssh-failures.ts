@@ -86,9 +86,8 @@ function tunnelFailure(error: SshTunnelError, context: SshContext): VerifyFailur
         return fail(
           'ssh-ECONNREFUSED',
           `The SSH connection was refused on port ${context.sshPort}.`,
-          {
-            sshPort: 'The connection was refused on this port.',
-          },
+          { sshPort: 'The connection was refused on this port.' },
+          { sshPort: context.sshPort },
         );
       }
       if (error.socketCode === 'ETIMEDOUT') return timeoutFailure('ssh', true, context.serviceIp);

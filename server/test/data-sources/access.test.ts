@@ -29,9 +29,14 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
 
   const under = (org: string) => `/api/public/organizations/${org}/data-sources`;
 
-  function expectError(res: { status: number; body: unknown }, status: number, title: string) {
+  function expectError(
+    res: { status: number; body: unknown },
+    status: number,
+    title: string,
+    code: string,
+  ) {
     expect(res.status).toBe(status);
-    expect(ErrorBody.parse(res.body).error.title).toBe(title);
+    expect(ErrorBody.parse(res.body).error).toMatchObject({ title, code });
   }
 
   beforeAll(async () => {
@@ -84,7 +89,7 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
 
     it('gets 403 Forbidden on create', async () => {
       const res = await bridge.request('POST', under(orgA), { key: member.key, body: MINIMAL });
-      expectError(res, 403, 'Forbidden');
+      expectError(res, 403, 'Forbidden', 'admin_required');
     });
 
     it('creates nothing with a refused create', async () => {
@@ -99,7 +104,7 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
         key: member.key,
         body: { displayName: 'Hijacked' },
       });
-      expectError(res, 403, 'Forbidden');
+      expectError(res, 403, 'Forbidden', 'admin_required');
     });
 
     it('leaves the record unchanged with a refused patch', async () => {
@@ -115,7 +120,7 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
       const res = await bridge.request('DELETE', `${under(orgA)}/${source.id}`, {
         key: member.key,
       });
-      expectError(res, 403, 'Forbidden');
+      expectError(res, 403, 'Forbidden', 'admin_required');
     });
 
     it('deletes nothing with a refused delete', async () => {
@@ -129,23 +134,28 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
         key: member.key,
         body: VERIFY_BODY,
       });
-      expectError(res, 403, 'Forbidden');
+      expectError(res, 403, 'Forbidden', 'admin_required');
     });
   });
 
   describe('a user who is not a member', () => {
     it('gets 404 NotFound on list', async () => {
-      expectError(await bridge.request('GET', under(orgA), { key: stranger.key }), 404, 'NotFound');
+      expectError(
+        await bridge.request('GET', under(orgA), { key: stranger.key }),
+        404,
+        'NotFound',
+        'organization_not_found',
+      );
     });
 
     it('gets 404 NotFound on get', async () => {
       const res = await bridge.request('GET', `${under(orgA)}/${source.id}`, { key: stranger.key });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'organization_not_found');
     });
 
     it('gets 404 NotFound on create', async () => {
       const res = await bridge.request('POST', under(orgA), { key: stranger.key, body: MINIMAL });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'organization_not_found');
     });
 
     it('gets 404 NotFound on patch', async () => {
@@ -153,14 +163,14 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
         key: stranger.key,
         body: { displayName: 'Hijacked' },
       });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'organization_not_found');
     });
 
     it('gets 404 NotFound on delete', async () => {
       const res = await bridge.request('DELETE', `${under(orgA)}/${source.id}`, {
         key: stranger.key,
       });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'organization_not_found');
     });
 
     it('gets 404 NotFound on verify', async () => {
@@ -168,7 +178,7 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
         key: stranger.key,
         body: VERIFY_BODY,
       });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'organization_not_found');
     });
 
     it('gets the same answer as for an organization that does not exist', async () => {
@@ -184,7 +194,7 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
   describe('a data source of org A addressed under org B (caller is ADMIN of both)', () => {
     it('answers 404 NotFound on get', async () => {
       const res = await bridge.request('GET', `${under(orgB)}/${source.id}`, { key: admin.key });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'data_source_not_found');
     });
 
     it('answers 404 NotFound on patch', async () => {
@@ -192,14 +202,14 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
         key: admin.key,
         body: { displayName: 'Moved' },
       });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'data_source_not_found');
     });
 
     it('answers 404 NotFound on delete', async () => {
       const res = await bridge.request('DELETE', `${under(orgB)}/${source.id}`, {
         key: admin.key,
       });
-      expectError(res, 404, 'NotFound');
+      expectError(res, 404, 'NotFound', 'data_source_not_found');
     });
 
     it('leaves the record in org A unchanged', async () => {
@@ -223,7 +233,7 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
   describe('without a key', () => {
     it('answers 401 Unauthorized with WWW-Authenticate: Bearer', async () => {
       const res = await bridge.request('GET', under(orgA));
-      expectError(res, 401, 'Unauthorized');
+      expectError(res, 401, 'Unauthorized', 'invalid_credentials');
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
   });

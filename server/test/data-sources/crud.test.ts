@@ -318,6 +318,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       expect(res.status).toBe(400);
       expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
       expect(res.body.error.fieldErrors).toHaveProperty('limit');
+      expect(res.body.error.fieldCodes).toEqual({ limit: 'out_of_range' });
     });
   });
 
@@ -335,6 +336,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       });
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('data_source_not_found');
     });
   });
 
@@ -373,6 +375,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       });
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('data_source_not_found');
     });
   });
 
@@ -390,6 +393,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       const res = await bridge.request('GET', `${base()}/${created.id}`, { key: admin.key });
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('data_source_not_found');
     });
 
     it('makes the next DELETE answer 404 NotFound', async () => {
@@ -398,6 +402,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       const res = await bridge.request('DELETE', `${base()}/${created.id}`, { key: admin.key });
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('data_source_not_found');
     });
 
     it('makes the next PATCH answer 404 NotFound', async () => {
@@ -409,6 +414,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       });
       expect(res.status).toBe(404);
       expect(ErrorBody.parse(res.body).error.title).toBe('NotFound');
+      expect(res.body.error.code).toBe('data_source_not_found');
     });
 
     it('removes the record from the list', async () => {

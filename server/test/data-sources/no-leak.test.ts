@@ -189,6 +189,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     });
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
+    expect(res.body.error.code).toBe('malformed_json');
     expectNoSecret(res);
   });
 

@@ -1,4 +1,4 @@
-import { DataSource, ErrorBody } from '@bridgekit/contract';
+import { DataSource, ErrorBody, type ErrorCode, type FieldCode } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
@@ -9,11 +9,11 @@ const MINIMAL = {
   username: 'analyst',
 };
 const SSH = { sshEnabled: true, sshHost: 'bastion.example.com', sshUsername: 'tunnel' };
-const BAD_PORTS: [string, unknown][] = [
-  ['-1', -1],
-  ['65536', 65536],
-  ['1.5', 1.5],
-  ['"5432" (a string)', '5432'],
+const BAD_PORTS: [string, unknown, FieldCode][] = [
+  ['-1', -1, 'out_of_range'],
+  ['65536', 65536, 'out_of_range'],
+  ['1.5', 1.5, 'not_integer'],
+  ['"5432" (a string)', '5432', 'invalid_type'],
 ];
 const UNSET_PAIRS = [
   ['unsetPassword', 'password'],
@@ -37,12 +37,18 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
     return res.body.data.id;
   }
 
-  /** A 400 ValidationError whose fieldErrors has exactly these keys. */
-  function expectFieldErrors(res: { status: number; body: unknown }, fields: string[]) {
+  /** A 400 ValidationError whose fieldErrors has exactly these keys, with these field codes. */
+  function expectFieldErrors(
+    res: { status: number; body: unknown },
+    fields: Record<string, FieldCode>,
+    code: ErrorCode = 'validation_failed',
+  ) {
     expect(res.status).toBe(400);
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('ValidationError');
-    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual([...fields].sort());
+    expect(error.code).toBe(code);
+    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(Object.keys(fields).sort());
+    expect(error.fieldCodes).toEqual(fields);
   }
 
   beforeAll(async () => {
@@ -60,59 +66,68 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
   describe('create', () => {
     it('rejects a missing displayName', async () => {
       const { displayName: _, ...body } = MINIMAL;
-      expectFieldErrors(await create(body), ['displayName']);
+      expectFieldErrors(await create(body), { displayName: 'required' });
     });
 
     it('rejects a blank displayName', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, displayName: '   ' }), ['displayName']);
+      expectFieldErrors(await create({ ...MINIMAL, displayName: '   ' }), {
+        displayName: 'required',
+      });
     });
 
     it('rejects a missing host for POSTGRES', async () => {
       const { host: _, ...body } = MINIMAL;
-      expectFieldErrors(await create(body), ['host']);
+      expectFieldErrors(await create(body), { host: 'required' });
     });
 
     it('rejects a missing username for POSTGRES', async () => {
       const { username: _, ...body } = MINIMAL;
-      expectFieldErrors(await create(body), ['username']);
+      expectFieldErrors(await create(body), { username: 'required' });
     });
 
     it('rejects a blank host for POSTGRES', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, host: '  ' }), ['host']);
+      expectFieldErrors(await create({ ...MINIMAL, host: '  ' }), { host: 'required' });
     });
 
     it('names host and username together when both are missing', async () => {
-      expectFieldErrors(await create({ dialect: 'POSTGRES', displayName: 'X' }), [
-        'host',
-        'username',
-      ]);
+      expectFieldErrors(await create({ dialect: 'POSTGRES', displayName: 'X' }), {
+        host: 'required',
+        username: 'required',
+      });
     });
 
     it('names displayName, host and username together when all three are missing', async () => {
-      expectFieldErrors(await create({ dialect: 'POSTGRES' }), ['displayName', 'host', 'username']);
+      expectFieldErrors(await create({ dialect: 'POSTGRES' }), {
+        displayName: 'required',
+        host: 'required',
+        username: 'required',
+      });
     });
 
     it('rejects a missing dialect', async () => {
       const { dialect: _, ...body } = MINIMAL;
-      expectFieldErrors(await create(body), ['dialect']);
+      expectFieldErrors(await create(body), { dialect: 'required' });
     });
 
     it('rejects a dialect the bridge does not connect to, naming the allowed ones', async () => {
       const res = await create({ ...MINIMAL, dialect: 'SNOWFLAKE' });
-      expectFieldErrors(res, ['dialect']);
+      expectFieldErrors(res, { dialect: 'invalid_value' });
       expect(res.body.error.fieldErrors.dialect).toBe('Allowed values: POSTGRES, MYSQL');
     });
 
     it('names host and username together for MYSQL too', async () => {
-      expectFieldErrors(await create({ dialect: 'MYSQL', displayName: 'X' }), ['host', 'username']);
+      expectFieldErrors(await create({ dialect: 'MYSQL', displayName: 'X' }), {
+        host: 'required',
+        username: 'required',
+      });
     });
 
-    it.each(BAD_PORTS)('rejects port %s', async (_label, port) => {
-      expectFieldErrors(await create({ ...MINIMAL, port }), ['port']);
+    it.each(BAD_PORTS)('rejects port %s', async (_label, port, code) => {
+      expectFieldErrors(await create({ ...MINIMAL, port }), { port: code });
     });
 
-    it.each(BAD_PORTS)('rejects sshPort %s', async (_label, sshPort) => {
-      expectFieldErrors(await create({ ...MINIMAL, sshPort }), ['sshPort']);
+    it.each(BAD_PORTS)('rejects sshPort %s', async (_label, sshPort, code) => {
+      expectFieldErrors(await create({ ...MINIMAL, sshPort }), { sshPort: code });
     });
 
     it.each([0, 65535])('accepts port %i', async (port) => {
@@ -129,45 +144,55 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
 
     it('rejects an unknown field by name', async () => {
       const res = await create({ ...MINIMAL, passwrod: 'typo' });
-      expectFieldErrors(res, ['passwrod']);
+      expectFieldErrors(res, { passwrod: 'unknown_field' });
     });
 
     it('rejects a read-only record field sent on create', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, isDemo: true }), ['isDemo']);
+      expectFieldErrors(await create({ ...MINIMAL, isDemo: true }), { isDemo: 'unknown_field' });
     });
 
     it('rejects an unset flag on create (create has no unset flags)', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, unsetPassword: true }), ['unsetPassword']);
+      expectFieldErrors(await create({ ...MINIMAL, unsetPassword: true }), {
+        unsetPassword: 'unknown_field',
+      });
     });
 
     it('rejects a non-boolean sslEnabled', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, sslEnabled: 'false' }), ['sslEnabled']);
+      expectFieldErrors(await create({ ...MINIMAL, sslEnabled: 'false' }), {
+        sslEnabled: 'invalid_type',
+      });
     });
 
     it('rejects a null secret on create', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, password: null }), ['password']);
+      expectFieldErrors(await create({ ...MINIMAL, password: null }), { password: 'invalid_type' });
     });
 
     it('rejects sshEnabled without sshHost', async () => {
       const { sshHost: _, ...ssh } = SSH;
-      expectFieldErrors(await create({ ...MINIMAL, ...ssh, sshPassword: 'x' }), ['sshHost']);
+      expectFieldErrors(await create({ ...MINIMAL, ...ssh, sshPassword: 'x' }), {
+        sshHost: 'required',
+      });
     });
 
     it('rejects sshEnabled without sshUsername', async () => {
       const { sshUsername: _, ...ssh } = SSH;
-      expectFieldErrors(await create({ ...MINIMAL, ...ssh, sshPassword: 'x' }), ['sshUsername']);
+      expectFieldErrors(await create({ ...MINIMAL, ...ssh, sshPassword: 'x' }), {
+        sshUsername: 'required',
+      });
     });
 
     it('rejects sshEnabled without an SSH password or private key', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, ...SSH }), ['sshPassword']);
+      expectFieldErrors(await create({ ...MINIMAL, ...SSH }), {
+        sshPassword: 'ssh_secret_required',
+      });
     });
 
     it('names every missing SSH field together', async () => {
-      expectFieldErrors(await create({ ...MINIMAL, sshEnabled: true }), [
-        'sshHost',
-        'sshPassword',
-        'sshUsername',
-      ]);
+      expectFieldErrors(await create({ ...MINIMAL, sshEnabled: true }), {
+        sshHost: 'required',
+        sshPassword: 'ssh_secret_required',
+        sshUsername: 'required',
+      });
     });
 
     it('accepts sshEnabled with a private key instead of a password', async () => {
@@ -197,12 +222,12 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
   });
 
   describe('patch', () => {
-    it.each(BAD_PORTS)('rejects port %s', async (_label, port) => {
-      expectFieldErrors(await patch(await createdId(), { port }), ['port']);
+    it.each(BAD_PORTS)('rejects port %s', async (_label, port, code) => {
+      expectFieldErrors(await patch(await createdId(), { port }), { port: code });
     });
 
-    it.each(BAD_PORTS)('rejects sshPort %s', async (_label, sshPort) => {
-      expectFieldErrors(await patch(await createdId(), { sshPort }), ['sshPort']);
+    it.each(BAD_PORTS)('rejects sshPort %s', async (_label, sshPort, code) => {
+      expectFieldErrors(await patch(await createdId(), { sshPort }), { sshPort: code });
     });
 
     it.each([0, 65535])('accepts port %i', async (port) => {
@@ -212,16 +237,20 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
     });
 
     it('rejects an unknown field by name', async () => {
-      expectFieldErrors(await patch(await createdId(), { hostname: 'x' }), ['hostname']);
+      expectFieldErrors(await patch(await createdId(), { hostname: 'x' }), {
+        hostname: 'unknown_field',
+      });
     });
 
     it('rejects a dialect change (dialect is not patchable)', async () => {
-      expectFieldErrors(await patch(await createdId(), { dialect: 'POSTGRES' }), ['dialect']);
+      expectFieldErrors(await patch(await createdId(), { dialect: 'POSTGRES' }), {
+        dialect: 'unknown_field',
+      });
     });
 
     it.each(UNSET_PAIRS)('rejects %s together with a new %s', async (flag, field) => {
       const res = await patch(await createdId(), { [field]: 'new-value', [flag]: true });
-      expectFieldErrors(res, [flag]);
+      expectFieldErrors(res, { [flag]: 'conflicting_unset' });
     });
 
     it.each(UNSET_PAIRS)('accepts %s false together with a new %s', async (flag, field) => {
@@ -240,12 +269,16 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
 
     it('rejects sshEnabled true on a source without any SSH settings', async () => {
       const res = await patch(await createdId(), { sshEnabled: true });
-      expectFieldErrors(res, ['sshHost', 'sshPassword', 'sshUsername']);
+      expectFieldErrors(
+        res,
+        { sshHost: 'required', sshPassword: 'ssh_secret_required', sshUsername: 'required' },
+        'data_source_incomplete',
+      );
     });
 
     it('rejects sshEnabled true with a host and user but no SSH credential', async () => {
       const res = await patch(await createdId(), SSH);
-      expectFieldErrors(res, ['sshPassword']);
+      expectFieldErrors(res, { sshPassword: 'ssh_secret_required' }, 'data_source_incomplete');
     });
 
     it('accepts sshEnabled true when the patch brings host, user and password', async () => {
@@ -256,12 +289,20 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
 
     it('rejects an empty sshHost while sshEnabled stays true', async () => {
       const id = await createdId({ ...MINIMAL, ...SSH, sshPassword: 'ssh-pw' });
-      expectFieldErrors(await patch(id, { sshHost: '' }), ['sshHost']);
+      expectFieldErrors(
+        await patch(id, { sshHost: '' }),
+        { sshHost: 'required' },
+        'data_source_incomplete',
+      );
     });
 
     it('rejects unsetting the only SSH credential while sshEnabled stays true', async () => {
       const id = await createdId({ ...MINIMAL, ...SSH, sshPassword: 'ssh-pw' });
-      expectFieldErrors(await patch(id, { unsetSshPassword: true }), ['sshPassword']);
+      expectFieldErrors(
+        await patch(id, { unsetSshPassword: true }),
+        { sshPassword: 'ssh_secret_required' },
+        'data_source_incomplete',
+      );
     });
 
     it('accepts unsetting the SSH password when turning SSH off in the same patch', async () => {
@@ -272,23 +313,37 @@ describe.each(ENGINES)('data source validation on %s', (engine) => {
     });
 
     it('rejects an empty host', async () => {
-      expectFieldErrors(await patch(await createdId(), { host: '' }), ['host']);
+      expectFieldErrors(
+        await patch(await createdId(), { host: '' }),
+        { host: 'required' },
+        'data_source_incomplete',
+      );
     });
 
     it('rejects a whitespace-only host, as create does', async () => {
-      expectFieldErrors(await patch(await createdId(), { host: '   ' }), ['host']);
+      expectFieldErrors(
+        await patch(await createdId(), { host: '   ' }),
+        { host: 'required' },
+        'data_source_incomplete',
+      );
     });
 
     it('rejects a blank displayName', async () => {
-      expectFieldErrors(await patch(await createdId(), { displayName: ' ' }), ['displayName']);
+      expectFieldErrors(await patch(await createdId(), { displayName: ' ' }), {
+        displayName: 'required',
+      });
     });
 
     it('rejects displayName null', async () => {
-      expectFieldErrors(await patch(await createdId(), { displayName: null }), ['displayName']);
+      expectFieldErrors(await patch(await createdId(), { displayName: null }), {
+        displayName: 'invalid_type',
+      });
     });
 
     it('rejects sslEnabled null', async () => {
-      expectFieldErrors(await patch(await createdId(), { sslEnabled: null }), ['sslEnabled']);
+      expectFieldErrors(await patch(await createdId(), { sslEnabled: null }), {
+        sslEnabled: 'invalid_type',
+      });
     });
   });
 });

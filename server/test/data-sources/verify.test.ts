@@ -58,6 +58,8 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('VerificationFailed');
     expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(['password', 'username']);
+    expect(error.code).toBe('auth_failed');
+    expect(error.fieldCodes).toEqual({ username: 'auth_failed', password: 'auth_failed' });
   });
 
   it('answers 422 on databaseName for a database that does not exist', async () => {
@@ -66,14 +68,20 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('VerificationFailed');
     expect(Object.keys(error.fieldErrors ?? {})).toEqual(['databaseName']);
+    expect(error.code).toBe('database_not_found');
+    expect(error.fieldCodes).toEqual({ databaseName: 'database_not_found' });
   });
 
   it('answers 422 on port when the connection is refused', async () => {
-    const res = await verify({ ...connectionOf(cluster), port: await freePort() });
+    const port = await freePort();
+    const res = await verify({ ...connectionOf(cluster), port });
     expect(res.status).toBe(422);
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('VerificationFailed');
     expect(Object.keys(error.fieldErrors ?? {})).toEqual(['port']);
+    expect(error.code).toBe('connection_refused');
+    expect(error.fieldCodes).toEqual({ port: 'connection_refused' });
+    expect(error.params).toEqual({ port });
   });
 
   it('answers 400 ValidationError on dialect when dialect is missing', async () => {
@@ -83,6 +91,8 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
     const error = ErrorBody.parse(res.body).error;
     expect(error.title).toBe('ValidationError');
     expect(error.fieldErrors).toHaveProperty('dialect');
+    expect(error.code).toBe('validation_failed');
+    expect(error.fieldCodes?.dialect).toBe('required');
   });
 
   it('answers 400 ValidationError on an unknown field (displayName is not a verify field)', async () => {
@@ -90,6 +100,7 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
     expect(res.body.error.fieldErrors).toHaveProperty('displayName');
+    expect(res.body.error.fieldCodes.displayName).toBe('unknown_field');
   });
 
   it('answers 400 on port for port 65536, without connecting', async () => {
@@ -97,12 +108,14 @@ describe.each(ENGINES)('POST …/data-sources/verify on %s', (engine) => {
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
     expect(Object.keys(res.body.error.fieldErrors)).toEqual(['port']);
+    expect(res.body.error.fieldCodes).toEqual({ port: 'out_of_range' });
   });
 
   it('answers 403 Forbidden to a MEMBER', async () => {
     const res = await verify(connectionOf(cluster), member.key);
     expect(res.status).toBe(403);
     expect(ErrorBody.parse(res.body).error.title).toBe('Forbidden');
+    expect(res.body.error.code).toBe('admin_required');
   });
 
   it('creates and changes nothing (the list stays the same)', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorTitle, type RouteDef, statusOf } from '@bridgekit/contract';
+import { ErrorCode, ErrorTitle, FieldCode, type RouteDef, statusOf } from '@bridgekit/contract';
 import { createSsoToken } from '@bridgekit/node';
 import fc from 'fast-check';
 import { freePort } from '../../../test/support/free-port';
@@ -138,7 +138,7 @@ export function send(world: FuzzWorld, sent: Sent): Promise<TestResponse> {
   return world.bridge.request(sent.method, sent.path, { headers, rawBody: sent.body?.text });
 }
 
-const ENVELOPE_KEYS = new Set(['title', 'detail', 'fieldErrors']);
+const ENVELOPE_KEYS = new Set(['title', 'code', 'detail', 'fieldErrors', 'fieldCodes', 'params']);
 
 /** Strings of the request that must not come back: marked secrets the fuzzer generated. */
 function sentSecrets(value: unknown, out: string[] = []): string[] {
@@ -171,9 +171,15 @@ export function checkAnswer(
     if (!ErrorTitle.safeParse(error.title).success) fail('unknown error title');
     if (typeof error.detail !== 'string' || error.detail.length === 0) fail('no detail');
     if (statusOf[error.title as ErrorTitle] !== res.status) fail('title does not match the status');
+    if (!ErrorCode.safeParse(error.code).success) fail('unknown error code');
     if (error.fieldErrors !== undefined) {
       const values = Object.values(error.fieldErrors);
       if (!values.every((v) => typeof v === 'string')) fail('fieldErrors are not strings');
+      const codes = error.fieldCodes ?? {};
+      if (Object.keys(codes).join() !== Object.keys(error.fieldErrors).join())
+        fail('fieldCodes do not name the fields of fieldErrors');
+      if (!Object.values(codes).every((c) => FieldCode.safeParse(c).success))
+        fail('unknown field code');
     }
     const named = error.fieldErrors && Object.keys(error.fieldErrors).length > 0;
     if (sent.fieldSpecific && error.title === 'ValidationError' && !named) fail('no fieldErrors');

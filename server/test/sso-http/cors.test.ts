@@ -66,7 +66,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
     it('answers a disallowed origin with 403 Forbidden and no CORS headers', async () => {
       const res = await exchangeFrom(EVIL);
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect(varies(res.headers)).toBe(true);
     });
@@ -74,26 +74,26 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
     it('answers an origin only another organization allows with 403 Forbidden', async () => {
       const res = await exchangeFrom(OTHER_ORGS_SITE);
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 
     it('answers the apex of a wildcard entry with 403 Forbidden', async () => {
       const res = await exchangeFrom('https://tenants.example.com');
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
     });
 
     it('answers http:// of an allowed https origin with 403 Forbidden', async () => {
       const res = await exchangeFrom('http://app.example.com');
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
     });
 
     it('answers Origin: null with 403 Forbidden', async () => {
       const res = await exchangeFrom('null');
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
     });
 
     it('lets an allowed origin read a refusal: 401 for an expired token carries its CORS headers', async () => {
@@ -103,7 +103,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
         headers: { origin: APP },
       });
       expect(res.status).toBe(401);
-      expect(res.body.error.title).toBe('Unauthorized');
+      expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
       expect(res.headers.get('access-control-allow-origin')).toBe(APP);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     });
@@ -120,7 +120,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
           headers: { origin },
         });
         expect(res.status).toBe(401);
-        expect(res.body.error.title).toBe('Unauthorized');
+        expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
         expect(res.headers.get('access-control-allow-origin')).toBeNull();
       }
     });
@@ -149,7 +149,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
     it('answers OPTIONS /api/sso/jwt from a disallowed origin with 403', async () => {
       const res = await preflight('/api/sso/jwt', EVIL);
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -166,7 +166,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
     it("answers OPTIONS on an organization's data sources from a disallowed origin with 403", async () => {
       const res = await preflight(`/api/public/organizations/${orgA.id}/data-sources`, EVIL);
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -184,7 +184,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
     it('answers a preflight with 403, not 500', async () => {
       const res = await preflight('/api/public/organizations/%E0%A4%A/data-sources', APP);
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
     });
 
     it('answers a GET with an Origin with 400 ValidationError, not 500', async () => {
@@ -192,7 +192,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
         headers: { origin: APP },
       });
       expect(res.status).toBe(400);
-      expect(res.body.error.title).toBe('ValidationError');
+      expect(res.body.error).toMatchObject({ title: 'ValidationError', code: 'malformed_request' });
     });
   });
 
@@ -213,7 +213,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
         headers: { origin: EVIL },
       });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -223,7 +223,7 @@ describe.each(ENGINES)('SSO origins and CORS on %s', (engine) => {
         headers: { origin: EVIL },
       });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 
@@ -276,7 +276,7 @@ describe('SSO rate limit seen from an allowed origin', () => {
     expect((await exchange()).status).toBe(200);
     const limited = await exchange();
     expect(limited.status).toBe(429);
-    expect(limited.body.error.title).toBe('TooManyRequests');
+    expect(limited.body.error).toMatchObject({ title: 'TooManyRequests', code: 'rate_limited' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('access-control-allow-origin')).toBe(APP);
     expect(limited.headers.get('access-control-expose-headers')).toContain('Retry-After');

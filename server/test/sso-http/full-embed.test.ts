@@ -87,21 +87,21 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
     it('answers 403 when full embed is not enabled', async () => {
       const res = await signInPage(await tokenFor(noEmbedOrg), { referer: `${HOST}/` });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'full_embed_disabled' });
       expect(res.headers.get('set-cookie')).toBeNull();
     });
 
     it('answers 403 to a disallowed Origin', async () => {
       const res = await signInPage(await tokenFor(embedOrg), { origin: EVIL });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'framing_not_allowed' });
       expect(res.headers.get('set-cookie')).toBeNull();
     });
 
     it('answers 403 to a disallowed Referer', async () => {
       const res = await signInPage(await tokenFor(embedOrg), { referer: `${EVIL}/page` });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'framing_not_allowed' });
     });
 
     it('answers 403 to a disallowed Origin even with an allowed Referer', async () => {
@@ -110,19 +110,19 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
         referer: `${HOST}/`,
       });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'framing_not_allowed' });
     });
 
     it('answers 403 without Origin and Referer', async () => {
       const res = await signInPage(await tokenFor(embedOrg));
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'framing_not_allowed' });
     });
 
     it('answers 403 for an organization with an empty origin list', async () => {
       const res = await signInPage(await tokenFor(emptyListOrg), { referer: `${HOST}/` });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'framing_not_allowed' });
     });
 
     it('answers an invalid token with 401 and the generic detail', async () => {
@@ -130,13 +130,17 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
         referer: `${HOST}/`,
       });
       expect(res.status).toBe(401);
-      expect(res.body.error).toEqual({ title: 'Unauthorized', detail: SSO_DETAIL });
+      expect(res.body.error).toEqual({
+        title: 'Unauthorized',
+        code: 'sso_token_invalid',
+        detail: SSO_DETAIL,
+      });
     });
 
     it('answers a missing jwt with 400 ValidationError on jwt', async () => {
       const res = await bridge.request('GET', '/api/sso/jwt', { headers: { referer: HOST } });
       expect(res.status).toBe(400);
-      expect(res.body.error.title).toBe('ValidationError');
+      expect(res.body.error).toMatchObject({ title: 'ValidationError', code: 'validation_failed' });
       expect(res.body.error.fieldErrors).toHaveProperty('jwt');
     });
 
@@ -147,7 +151,7 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
       });
       expect(res.status).toBe(403);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'framing_not_allowed' });
     });
 
     it('gives a browser asking for HTML a 403 page', async () => {
@@ -186,7 +190,7 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
       expect((await signInPage(jwt, { referer: `${HOST}/` })).status).toBe(302);
       const replay = await signInPage(jwt, { referer: `${HOST}/` });
       expect(replay.status).toBe(401);
-      expect(replay.body.error.title).toBe('Unauthorized');
+      expect(replay.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
     });
   });
 
@@ -256,7 +260,7 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
       const cookie = await embedCookie(embedOrg);
       const res = await bridge.request('POST', '/embed/session', { headers: { cookie } });
       expect(res.status).toBe(403);
-      expect(res.body.error.title).toBe('Forbidden');
+      expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'embed_header_required' });
     });
 
     it('answers 401 without the cookie', async () => {
@@ -264,7 +268,7 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
         headers: { 'x-bridgekit-embed': '1' },
       });
       expect(res.status).toBe(401);
-      expect(res.body.error.title).toBe('Unauthorized');
+      expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'session_ended' });
     });
 
     it('answers 401 for a tampered cookie', async () => {
@@ -273,7 +277,7 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
         headers: { cookie: `${cookie.slice(0, -3)}abc`, 'x-bridgekit-embed': '1' },
       });
       expect(res.status).toBe(401);
-      expect(res.body.error.title).toBe('Unauthorized');
+      expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'session_ended' });
     });
   });
 

@@ -46,7 +46,7 @@ describe.each([
     const id = requestId();
     const replay = await exchange(two, jwt, id);
     expect(replay.status).toBe(401);
-    expect(replay.body.error.title).toBe('Unauthorized');
+    expect(replay.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
     const reasons = logsOf(two, id).map((e) => (e.err as { message?: string })?.message);
     expect(reasons).toContain('sso: jti_replayed');
   });
@@ -56,7 +56,7 @@ describe.each([
     expect((await exchange(two, jwt)).status).toBe(200);
     const replay = await exchange(one, jwt);
     expect(replay.status).toBe(401);
-    expect(replay.body.error.title).toBe('Unauthorized');
+    expect(replay.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
   });
 
   it('accepts one of 20 concurrent uses of one token spread over both', async () => {

@@ -88,6 +88,10 @@ describe.each(ENGINES)('SSO token interop on %s', (engine) => {
     );
     const res = await bridge.request('POST', '/api/sso/jwt', { body: { jwt: token } });
     expect(res.status).toBe(401);
-    expect(res.body.error).toEqual({ title: 'Unauthorized', detail: SSO_DETAIL });
+    expect(res.body.error).toEqual({
+      title: 'Unauthorized',
+      code: 'sso_token_invalid',
+      detail: SSO_DETAIL,
+    });
   });
 });

@@ -158,7 +158,9 @@ describe.each(ENGINES)('POST /api/sso/jwt security on %s', (engine) => {
       const id = requestId();
       const res = await exchange(await make(), id);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: { title: 'Unauthorized', detail: SSO_DETAIL } });
+      expect(res.body).toEqual({
+        error: { title: 'Unauthorized', code: 'sso_token_invalid', detail: SSO_DETAIL },
+      });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
       const reasons = logsOf(bridge, id).map(
         (entry) => (entry.err as { message?: string })?.message,

@@ -76,6 +76,7 @@ describe.each(ENGINES)('session lifecycle on %s', (engine) => {
     expect(res.status).toBe(403);
     expect(res.body.error).toEqual({
       title: 'Forbidden',
+      code: 'session_required',
       detail: 'This needs a session token, not an API key',
     });
   });
@@ -103,7 +104,11 @@ describe.each(ENGINES)('session lifecycle on %s', (engine) => {
   it('refuses renewal without credentials with 401', async () => {
     const res = await bridge.request('POST', '/api/sso/session/refresh');
     expect(res.status).toBe(401);
-    expect(res.body.error).toEqual({ title: 'Unauthorized', detail: UNAUTHORIZED });
+    expect(res.body.error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: UNAUTHORIZED,
+    });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -159,7 +164,11 @@ describe.each(ENGINES)('session lifecycle on %s', (engine) => {
     expect(withKey.status).toBe(401);
     const bare = await bridge.request('POST', '/api/sso/logout');
     expect(bare.status).toBe(401);
-    expect(bare.body.error).toEqual({ title: 'Unauthorized', detail: UNAUTHORIZED });
+    expect(bare.body.error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: UNAUTHORIZED,
+    });
   });
 
   it('uses the role the membership has now, not the one at sign-in', async () => {
@@ -266,7 +275,11 @@ describe('session absolute limit', () => {
       key: renewed.body.data.sessionToken,
     });
     expect(late.status).toBe(401);
-    expect(late.body.error).toEqual({ title: 'Unauthorized', detail: UNAUTHORIZED });
+    expect(late.body.error).toEqual({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
+      detail: UNAUTHORIZED,
+    });
   });
 });
 

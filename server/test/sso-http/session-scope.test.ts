@@ -63,7 +63,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: member.sessionToken,
     });
     expect(res.status).toBe(404);
-    expect(res.body.error.title).toBe('NotFound');
+    expect(res.body.error).toMatchObject({ title: 'NotFound', code: 'organization_not_found' });
   });
 
   it("gets 404 on another organization's members", async () => {
@@ -71,7 +71,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: member.sessionToken,
     });
     expect(res.status).toBe(404);
-    expect(res.body.error.title).toBe('NotFound');
+    expect(res.body.error).toMatchObject({ title: 'NotFound', code: 'organization_not_found' });
   });
 
   it("gets 404 on another organization's data sources", async () => {
@@ -79,7 +79,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: member.sessionToken,
     });
     expect(res.status).toBe(404);
-    expect(res.body.error.title).toBe('NotFound');
+    expect(res.body.error).toMatchObject({ title: 'NotFound', code: 'organization_not_found' });
   });
 
   it('gets the same 404 for an organization that does not exist', async () => {
@@ -111,7 +111,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       { key: member.sessionToken, body: LOCAL_PG },
     );
     expect(res.status).toBe(403);
-    expect(res.body.error.title).toBe('Forbidden');
+    expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'admin_required' });
   });
 
   it('as MEMBER gets 403 on adding a member', async () => {
@@ -120,7 +120,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       body: { email: 'added-by-member@example.com', role: 'MEMBER' },
     });
     expect(res.status).toBe(403);
-    expect(res.body.error.title).toBe('Forbidden');
+    expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'admin_required' });
   });
 
   it('as MEMBER gets 403 on creating a data source', async () => {
@@ -129,7 +129,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       body: { ...LOCAL_PG, displayName: 'Warehouse' },
     });
     expect(res.status).toBe(403);
-    expect(res.body.error.title).toBe('Forbidden');
+    expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'admin_required' });
   });
 
   it('as ADMIN may verify', async () => {
@@ -156,7 +156,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: admin.sessionToken,
     });
     expect(res.status).toBe(404);
-    expect(res.body.error.title).toBe('NotFound');
+    expect(res.body.error).toMatchObject({ title: 'NotFound', code: 'organization_not_found' });
   });
 
   it('cannot create organizations (403)', async () => {
@@ -165,7 +165,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       body: { name: 'From a session' },
     });
     expect(res.status).toBe(403);
-    expect(res.body.error.title).toBe('Forbidden');
+    expect(res.body.error).toMatchObject({ title: 'Forbidden', code: 'api_key_required' });
   });
 
   it('accepts a session re-issued with the configured key (control)', async () => {
@@ -186,7 +186,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: token,
     });
     expect(res.status).toBe(401);
-    expect(res.body.error.title).toBe('Unauthorized');
+    expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'invalid_credentials' });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
@@ -198,7 +198,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: `${header}.${forged}.${signature}`,
     });
     expect(res.status).toBe(401);
-    expect(res.body.error.title).toBe('Unauthorized');
+    expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'invalid_credentials' });
   });
 
   it('answers a session with a flipped signature character with 401', async () => {
@@ -208,7 +208,7 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: `${token.slice(0, -2)}${last}${token.at(-1)}`,
     });
     expect(res.status).toBe(401);
-    expect(res.body.error.title).toBe('Unauthorized');
+    expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'invalid_credentials' });
   });
 
   it('answers a session signed with another key with 401', async () => {
@@ -218,13 +218,13 @@ describe.each(ENGINES)('embed session scope on %s', (engine) => {
       key: token,
     });
     expect(res.status).toBe(401);
-    expect(res.body.error.title).toBe('Unauthorized');
+    expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'invalid_credentials' });
   });
 
   it('answers a host SSO token used as a bearer token with 401', async () => {
     const jwt = await signHs256(claimsFor(orgA.id), orgA.jwtSecret);
     const res = await bridge.request('GET', `/api/public/organizations/${orgA.id}`, { key: jwt });
     expect(res.status).toBe(401);
-    expect(res.body.error.title).toBe('Unauthorized');
+    expect(res.body.error).toMatchObject({ title: 'Unauthorized', code: 'invalid_credentials' });
   });
 });

@@ -115,6 +115,7 @@ describe('verifyConnection with PostgreSQL', () => {
       reason: 'ECONNREFUSED',
       detail: expect.any(String),
       fieldErrors: { port: expect.any(String) },
+      params: { port },
     });
     expectNoSecret(outcome, tls.password);
   });

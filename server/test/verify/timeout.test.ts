@@ -54,6 +54,7 @@ describe('verifyConnection deadline', () => {
       reason: 'timeout',
       detail: expect.stringContaining('allow 203.0.113.7 in the database firewall'),
       fieldErrors: { host: expect.stringContaining('203.0.113.7') },
+      params: { serviceIp: '203.0.113.7' },
     });
     expect(JSON.stringify(outcome)).not.toContain('secret-pw');
     // The server side sees the client go away: nothing was left open.

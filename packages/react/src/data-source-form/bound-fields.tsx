@@ -15,14 +15,42 @@ type TextKey =
   | 'sshPort'
   | 'sshUsername';
 
-/** The field's label from the messages (they are keyed by field name), else its name. */
-export const labelOf = (messages: Messages, field: string) => {
-  const label = (messages as Record<string, unknown>)[field];
-  return typeof label === 'string' ? label : field;
+const FORM_FIELDS = new Set<string>([
+  'displayName',
+  'host',
+  'port',
+  'databaseName',
+  'username',
+  'password',
+  'sslEnabled',
+  'sshEnabled',
+  'sshHost',
+  'sshPort',
+  'sshUsername',
+  'sshPassword',
+  'sshPrivateKey',
+  'sshPrivateKeyPassphrase',
+]);
+
+/** The label of a field the form shows (messages are keyed by field name), else undefined. */
+export const shownLabel = (messages: Messages, field: string): string | undefined => {
+  const label = FORM_FIELDS.has(field) ? (messages as Record<string, unknown>)[field] : undefined;
+  return typeof label === 'string' ? label : undefined;
 };
 
-/** Field renderers bound to the form: value, change handler, label, id and error by name. */
-export function boundFields(form: FormApi, messages: Messages, idOf: (field: string) => string) {
+/** The field's label, else its name. */
+export const labelOf = (messages: Messages, field: string) => shownLabel(messages, field) ?? field;
+
+/**
+ * Field renderers bound to the form: value, change handler, label, id and error by name.
+ * Read-only: inputs read-only, checkboxes disabled, secrets shown as stored or not set.
+ */
+export function boundFields(
+  form: FormApi,
+  messages: Messages,
+  idOf: (field: string) => string,
+  readOnly = false,
+) {
   const { values, modes, errors, set, setMode } = form;
   const common = (field: string) => ({
     id: idOf(field),
@@ -35,6 +63,7 @@ export function boundFields(form: FormApi, messages: Messages, idOf: (field: str
         {...common(field)}
         value={values[field]}
         onChange={(event) => set(field, event.target.value)}
+        readOnly={readOnly}
         {...extra}
       />
     ),
@@ -48,6 +77,7 @@ export function boundFields(form: FormApi, messages: Messages, idOf: (field: str
         messages={messages}
         multiline={field === 'sshPrivateKey'}
         extra={extra}
+        readOnly={readOnly}
       />
     ),
     checkbox: (field: 'sslEnabled' | 'sshEnabled') => (
@@ -55,6 +85,7 @@ export function boundFields(form: FormApi, messages: Messages, idOf: (field: str
         {...common(field)}
         checked={values[field]}
         onChange={(event) => set(field, event.target.checked)}
+        disabled={readOnly}
       />
     ),
   };

@@ -1,12 +1,11 @@
-import { createClient } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import type userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dataSource } from '../../../../test/support/fixtures';
-import { BridgeProvider } from '../provider/bridge-provider';
+import { type Call, json, type KitOptions, renderKit, settled } from '../../test/render-kit';
 import { DataSourceForm } from './data-source-form';
 
 afterEach(cleanup);
@@ -24,29 +23,15 @@ const warehouse = dataSource({
   storedSecrets: ['password'],
 });
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-function setup(ui: React.ReactNode, respond: (call: Call) => Response = () => json(500, {})) {
-  const calls: Call[] = [];
-  const fetch = vi.fn(async (url: string, init: RequestInit) => {
-    const call = {
-      method: init.method ?? 'GET',
-      path: url.replace('https://bridge.test', ''),
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    calls.push(call);
-    return respond(call);
-  });
-  const client = createClient({ baseUrl: 'https://bridge.test', apiKey: 'k' }, fetch);
-  const view = render(<BridgeProvider client={client}>{ui}</BridgeProvider>);
-  return { calls, user: userEvent.setup(), ...view };
+/** Renders and waits for the session (ADMIN unless `options.role` says otherwise). */
+async function setup(
+  ui: React.ReactNode,
+  respond?: (call: Call) => Response,
+  options: KitOptions & { settle?: boolean } = {},
+) {
+  const kit = renderKit(ui, respond, options);
+  if (options.settle !== false) await settled();
+  return kit;
 }
 
 const errorOf = (input: HTMLElement) =>
@@ -63,8 +48,8 @@ async function fillConnection(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('DataSourceForm, create', () => {
-  it('shows the Connection, SSL and SSH sections with defaults and Save disabled', () => {
-    setup(<DataSourceForm orgId={ORG} />);
+  it('shows the Connection, SSL and SSH sections with defaults and Save disabled', async () => {
+    await setup(<DataSourceForm orgId={ORG} />);
 
     expect(screen.getByRole('group', { name: 'Connection' })).toBeTruthy();
     expect(screen.getByRole('group', { name: 'SSL' })).toBeTruthy();
@@ -79,7 +64,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('checks required fields before any request', async () => {
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} />);
+    const { calls, user } = await setup(<DataSourceForm orgId={ORG} />);
 
     await user.clear(screen.getByLabelText('Port'));
     await user.type(screen.getByLabelText('Port'), '70000');
@@ -94,14 +79,16 @@ describe('DataSourceForm, create', () => {
     expect(screen.getByLabelText('Display name').getAttribute('aria-invalid')).toBeNull();
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Please check the highlighted fields.');
-    expect(within(alert).getByRole('link', { name: 'Host: Required' }).getAttribute('href')).toBe(
+    // The summary names each field once and links to it; the field says what is wrong.
+    expect(within(alert).getByRole('link', { name: 'Host' }).getAttribute('href')).toBe(
       `#${host.id}`,
     );
+    expect(alert.textContent).not.toContain('Required');
     await waitFor(() => expect(document.activeElement).toBe(alert));
   });
 
   it('puts each verify fieldErrors message on its field', async () => {
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} />, () =>
+    const { calls, user } = await setup(<DataSourceForm orgId={ORG} />, () =>
       json(422, {
         error: {
           title: 'VerificationFailed',
@@ -139,7 +126,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('clears a field error when the field changes', async () => {
-    const { user } = setup(<DataSourceForm orgId={ORG} />, () =>
+    const { user } = await setup(<DataSourceForm orgId={ORG} />, () =>
       json(422, {
         error: { title: 'VerificationFailed', detail: 'No', fieldErrors: { password: 'Wrong' } },
       }),
@@ -155,7 +142,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('enables Save once the current values verified, and again requires it after a change', async () => {
-    const { user } = setup(<DataSourceForm orgId={ORG} />, () =>
+    const { user } = await setup(<DataSourceForm orgId={ORG} />, () =>
       json(200, { data: { success: true } }),
     );
     await fillConnection(user);
@@ -172,7 +159,7 @@ describe('DataSourceForm, create', () => {
   it('creates the data source and calls onSaved with the record', async () => {
     const onSaved = vi.fn();
     const created = { ...warehouse, displayName: 'Main' };
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} onSaved={onSaved} />, (call) =>
+    const { calls, user } = await setup(<DataSourceForm orgId={ORG} onSaved={onSaved} />, (call) =>
       call.path.endsWith('/verify')
         ? json(200, { data: { success: true } })
         : json(201, { data: created }),
@@ -209,7 +196,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('saves without verifying when requireVerify is false, after its own checks', async () => {
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} requireVerify={false} />, () =>
+    const { calls, user } = await setup(<DataSourceForm orgId={ORG} requireVerify={false} />, () =>
       json(201, { data: warehouse }),
     );
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
@@ -225,7 +212,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('shows server validation errors from save on their fields', async () => {
-    const { user } = setup(<DataSourceForm orgId={ORG} requireVerify={false} />, () =>
+    const { user } = await setup(<DataSourceForm orgId={ORG} requireVerify={false} />, () =>
       json(400, {
         error: {
           title: 'ValidationError',
@@ -244,7 +231,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('sends SSH settings, with a private key loaded from a file', async () => {
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} />, () =>
+    const { calls, user } = await setup(<DataSourceForm orgId={ORG} />, () =>
       json(200, { data: { success: true } }),
     );
     await fillConnection(user);
@@ -285,9 +272,11 @@ describe('DataSourceForm, create', () => {
     expect(calls[0]?.body).not.toHaveProperty('sshPassword');
   });
 
-  it('forwards ref, className and props to the form element', () => {
+  it('forwards ref, className and props to the form element', async () => {
     const ref = createRef<HTMLFormElement>();
-    setup(<DataSourceForm orgId={ORG} ref={ref} className="host" aria-label="New data source" />);
+    await setup(
+      <DataSourceForm orgId={ORG} ref={ref} className="host" aria-label="New data source" />,
+    );
 
     const form = screen.getByRole('form', { name: 'New data source' });
     expect(ref.current).toBe(form);
@@ -304,7 +293,7 @@ describe('DataSourceForm, create', () => {
   });
 
   it('has no axe violations, including with field errors', async () => {
-    const { container, user } = setup(<DataSourceForm orgId={ORG} />);
+    const { container, user } = await setup(<DataSourceForm orgId={ORG} />);
     await user.click(screen.getByLabelText('Connect through an SSH tunnel'));
     await user.click(screen.getByRole('button', { name: 'Test connection' }));
 
@@ -322,7 +311,11 @@ describe('DataSourceForm, edit', () => {
         : json(200, { data: { ...warehouse, storedSecrets: [] } });
 
   it('loads the record and shows the stored password with Replace and Remove', async () => {
-    const { calls } = setup(<DataSourceForm orgId={ORG} dataSourceId={warehouse.id} />, editing);
+    const { calls } = await setup(
+      <DataSourceForm orgId={ORG} dataSourceId={warehouse.id} />,
+      editing,
+      { settle: false },
+    );
 
     expect(screen.getByRole('status').textContent).toBe('Loading data source…');
     expect(((await screen.findByLabelText('Host')) as HTMLInputElement).value).toBe(
@@ -339,7 +332,7 @@ describe('DataSourceForm, edit', () => {
 
   it('saves a rename without verifying, sending only what changed', async () => {
     const onSaved = vi.fn();
-    const { calls, user } = setup(
+    const { calls, user } = await setup(
       <DataSourceForm orgId={ORG} dataSource={warehouse} onSaved={onSaved} />,
       editing,
     );
@@ -356,7 +349,10 @@ describe('DataSourceForm, edit', () => {
   });
 
   it('Remove sends the unset flag', async () => {
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, editing);
+    const { calls, user } = await setup(
+      <DataSourceForm orgId={ORG} dataSource={warehouse} />,
+      editing,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Remove Password' }));
     expect(screen.getByRole('group', { name: 'Password' }).textContent).toContain(
@@ -377,7 +373,7 @@ describe('DataSourceForm, edit', () => {
   });
 
   it('Undo keeps the stored secret', async () => {
-    const { user } = setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, editing);
+    const { user } = await setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, editing);
 
     await user.click(screen.getByRole('button', { name: 'Remove Password' }));
     await user.click(screen.getByRole('button', { name: 'Undo Password' }));
@@ -389,7 +385,10 @@ describe('DataSourceForm, edit', () => {
   });
 
   it('Replace sends the new secret and nothing else', async () => {
-    const { calls, user } = setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, editing);
+    const { calls, user } = await setup(
+      <DataSourceForm orgId={ORG} dataSource={warehouse} />,
+      editing,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Replace Password' }));
     const input = screen.getByLabelText('Password');
@@ -413,7 +412,7 @@ describe('DataSourceForm, edit', () => {
       sshUsername: 'tunnel',
       storedSecrets: ['password', 'sshPassword'] as DataSource['storedSecrets'],
     };
-    const { calls, user } = setup(
+    const { calls, user } = await setup(
       <DataSourceForm orgId={ORG} dataSource={tunnelled} requireVerify={false} />,
       editing,
     );
@@ -429,7 +428,7 @@ describe('DataSourceForm, edit', () => {
 
   it('deletes after confirmation in a dialog', async () => {
     const onDeleted = vi.fn();
-    const { calls, user } = setup(
+    const { calls, user } = await setup(
       <DataSourceForm orgId={ORG} dataSource={warehouse} onDeleted={onDeleted} />,
       () => json(200, { data: warehouse }),
     );
@@ -451,7 +450,7 @@ describe('DataSourceForm, edit', () => {
   });
 
   it('shows a failed delete inside the dialog', async () => {
-    const { user } = setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, () =>
+    const { user } = await setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, () =>
       json(403, { error: { title: 'Forbidden', detail: 'Only admins can delete data sources.' } }),
     );
 
@@ -465,7 +464,7 @@ describe('DataSourceForm, edit', () => {
   });
 
   it('shows a not-found state', async () => {
-    setup(<DataSourceForm orgId={ORG} dataSourceId="ds_missing00001" />, () =>
+    await setup(<DataSourceForm orgId={ORG} dataSourceId="ds_missing00001" />, () =>
       json(404, { error: { title: 'NotFound', detail: 'Data source not found' } }),
     );
 
@@ -475,7 +474,7 @@ describe('DataSourceForm, edit', () => {
   });
 
   it('has no axe violations with stored secrets and the delete dialog open', async () => {
-    const { user } = setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, editing);
+    const { user } = await setup(<DataSourceForm orgId={ORG} dataSource={warehouse} />, editing);
     await user.click(screen.getByRole('button', { name: 'Delete' }));
 
     const { violations } = await axe.run(document.body);

@@ -1,10 +1,11 @@
 import type { DataSource } from '@bridgekit/contract';
 import { type ComponentPropsWithoutRef, forwardRef } from 'react';
-import { errorText, isNotFound } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
+import { useAccess } from '../provider/use-access';
 import { FormBody } from './form-body';
+import { FormCannotCreate, FormLoadError, FormLoading } from './form-states';
 
 export type DataSourceFormProps = Omit<
   ComponentPropsWithoutRef<'form'>,
@@ -21,12 +22,15 @@ export type DataSourceFormProps = Omit<
   onSaved?: (record: DataSource) => void;
   /** After a delete succeeded, with the deleted record. */
   onDeleted?: (record: DataSource) => void;
+  /** `framed` (default) draws the form's own card; `plain` leaves the frame to your panel. */
+  variant?: 'framed' | 'plain';
   /** Leave out the kit's styles for this component. */
   unstyled?: boolean;
 };
 
 /**
- * Create or edit a PostgreSQL data source: test the connection, then save.
+ * Create or edit a PostgreSQL data source: test the connection, then save. The caller's role
+ * comes from the bridge's session: a MEMBER sees the record read-only and is told why.
  *
  * @example
  * <DataSourceForm orgId={orgId} onSaved={(record) => navigate(`/sources/${record.id}`)} />
@@ -40,48 +44,35 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
       requireVerify = true,
       onSaved,
       onDeleted,
+      variant = 'framed',
       unstyled,
       className,
       ...rest
     } = props;
     const context = useBridgeContext('DataSourceForm');
     const { client, messages } = context;
+    const access = useAccess(context, orgId);
     const key = dataSource || !dataSourceId ? null : `${orgId}/${dataSourceId}`;
     const loaded = useResource(key, (signal) =>
       client.getDataSource({ params: { orgId, id: dataSourceId ?? '' }, signal }),
     );
-    const root = { ...rest, ...rootProps(context, 'data-source-form', unstyled, className), ref };
+    const root = {
+      ...rest,
+      ...rootProps(context, 'data-source-form', unstyled, className, rest.style),
+      'data-variant': variant,
+      ref,
+    };
     const record = dataSource ?? loaded.data?.data ?? null;
 
-    if (key && !record) {
-      if (loaded.status === 'error') {
-        const notFound = isNotFound(loaded.error);
-        return (
-          <form {...root} data-state={notFound ? 'not-found' : 'error'}>
-            <div className="bk-alert" role="alert">
-              <p>
-                {notFound
-                  ? messages.dataSourceNotFound
-                  : errorText(loaded.error, messages, messages.dataSourceLoadFailed)}
-              </p>
-              {!notFound && (
-                <button type="button" className="bk-button" onClick={loaded.retry}>
-                  {messages.retry}
-                </button>
-              )}
-            </div>
-          </form>
-        );
-      }
+    if (key && !record && loaded.status === 'error') {
       return (
-        <form {...root} data-state="loading" aria-busy="true">
-          <p className="bk-data-source-form__status" role="status">
-            {messages.dataSourceLoading}
-          </p>
-          <span className="bk-skeleton bk-skeleton--block" />
-        </form>
+        <FormLoadError root={root} messages={messages} error={loaded.error} retry={loaded.retry} />
       );
     }
+    if ((key && !record) || access.status === 'loading') {
+      return <FormLoading root={root} messages={messages} />;
+    }
+    if (!access.canEdit && !record) return <FormCannotCreate root={root} messages={messages} />;
 
     return (
       <FormBody
@@ -92,6 +83,7 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
         orgId={orgId}
         initialRecord={record}
         requireVerify={requireVerify}
+        readOnly={!access.canEdit}
         onSaved={onSaved}
         onDeleted={onDeleted}
       />

@@ -1,9 +1,11 @@
 import type { DataSource } from '@bridgekit/contract';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { errorText } from '../internal/error-text';
+import { errorText, isAdminRequired } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
+import { useDialogTheme } from '../internal/use-dialog-theme';
 import type { BridgeContextValue } from '../provider/bridge-provider';
+import { sessionStoreOf } from '../provider/session-store';
 
 interface DeleteDialogProps {
   context: BridgeContextValue;
@@ -19,6 +21,7 @@ export function DeleteDialog({ context, unstyled, orgId, record, onDeleted }: De
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const dialogTheme = useDialogTheme<HTMLButtonElement>();
 
   const confirm = async () => {
     if (busy) return;
@@ -29,7 +32,10 @@ export function DeleteDialog({ context, unstyled, orgId, record, onDeleted }: De
       setOpen(false);
       onDeleted(data);
     } catch (caught) {
-      setError(caught);
+      if (isAdminRequired(caught)) {
+        setOpen(false);
+        sessionStoreOf(client).refuse(orgId);
+      } else setError(caught);
     } finally {
       setBusy(false);
     }
@@ -39,17 +45,18 @@ export function DeleteDialog({ context, unstyled, orgId, record, onDeleted }: De
     <Dialog.Root
       open={open}
       onOpenChange={(next) => {
+        if (next) dialogTheme.capture();
         setOpen(next);
         setError(null);
       }}
     >
-      <Dialog.Trigger className="bk-button bk-button--danger">
+      <Dialog.Trigger ref={dialogTheme.anchor} className="bk-button bk-button--danger">
         {messages.deleteDataSource}
       </Dialog.Trigger>
       <Dialog.Portal>
-        <Dialog.Overlay {...rootProps(context, 'overlay', unstyled)} />
+        <Dialog.Overlay {...rootProps(context, 'overlay', unstyled, '', dialogTheme.style)} />
         <Dialog.Content
-          {...rootProps(context, 'dialog', unstyled)}
+          {...rootProps(context, 'dialog', unstyled, '', dialogTheme.style)}
           data-busy={busy ? '' : undefined}
         >
           <Dialog.Title className="bk-dialog__title">{messages.deleteTitle}</Dialog.Title>

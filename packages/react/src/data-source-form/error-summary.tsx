@@ -5,10 +5,14 @@ interface ErrorSummaryProps {
   detail: string;
   fields: FieldErrors;
   idOf: (field: string) => string;
-  labelOf: (field: string) => string;
+  /** The field's label, or undefined for a field the form does not show. */
+  labelOf: (field: string) => string | undefined;
 }
 
-/** The alert above the form: what failed, and a link to each field with an error. */
+/**
+ * The alert above the form: what failed, once, and a link to each field in error, named by its
+ * label (the field says its own message). A field the form does not show keeps its message here.
+ */
 export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(function ErrorSummary(
   { detail, fields, idOf, labelOf },
   ref,
@@ -19,13 +23,14 @@ export const ErrorSummary = forwardRef<HTMLDivElement, ErrorSummaryProps>(functi
       <p className="bk-alert__title">{detail}</p>
       {entries.length > 0 && (
         <ul className="bk-alert__list">
-          {entries.map(([field, message]) => (
-            <li key={field}>
-              <a href={`#${idOf(field)}`}>
-                {labelOf(field)}: {message}
-              </a>
-            </li>
-          ))}
+          {entries.map(([field, message]) => {
+            const label = labelOf(field);
+            return (
+              <li key={field}>
+                {label ? <a href={`#${idOf(field)}`}>{label}</a> : `${field}: ${message}`}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

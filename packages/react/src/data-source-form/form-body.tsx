@@ -1,7 +1,7 @@
 import type { DataSource } from '@bridgekit/contract';
 import { type Ref, useId } from 'react';
 import type { BridgeContextValue } from '../provider/bridge-provider';
-import { boundFields, labelOf } from './bound-fields';
+import { boundFields, shownLabel } from './bound-fields';
 import { ErrorSummary } from './error-summary';
 import { FormActions } from './form-actions';
 import { ConnectionSection, SshSection, SslSection } from './form-sections';
@@ -14,14 +14,16 @@ interface FormBodyProps {
   orgId: string;
   initialRecord: DataSource | null;
   requireVerify: boolean;
+  /** Show the record without Test, Save and Delete (a MEMBER), and say why. */
+  readOnly: boolean;
   onSaved: ((record: DataSource) => void) | undefined;
   onDeleted: ((record: DataSource) => void) | undefined;
 }
 
 /** The form once the record (if any) is known; keyed by record id. */
 export function FormBody(props: FormBodyProps) {
-  const { root, context, unstyled, orgId, initialRecord, requireVerify, onSaved, onDeleted } =
-    props;
+  const { root, context, unstyled, orgId, initialRecord, requireVerify, readOnly } = props;
+  const { onSaved, onDeleted } = props;
   const { messages } = context;
   const baseId = useId();
   const idOf = (field: string) => `${baseId}-${field}`;
@@ -38,7 +40,19 @@ export function FormBody(props: FormBodyProps) {
     );
   }
 
-  const fields = boundFields(form, messages, idOf);
+  const fields = boundFields(form, messages, idOf, readOnly);
+  if (readOnly) {
+    return (
+      <form {...root} data-state="read-only" onSubmit={(event) => event.preventDefault()}>
+        <p className="bk-notice" role="status">
+          {messages.readOnly}
+        </p>
+        <ConnectionSection fields={fields} messages={messages} />
+        <SslSection fields={fields} messages={messages} />
+        <SshSection fields={fields} messages={messages} form={form} idOf={idOf} readOnly />
+      </form>
+    );
+  }
   return (
     <form
       {...root}
@@ -53,7 +67,7 @@ export function FormBody(props: FormBodyProps) {
           detail={errors.detail}
           fields={errors.fields}
           idOf={idOf}
-          labelOf={(field) => labelOf(messages, field)}
+          labelOf={(field) => shownLabel(messages, field)}
         />
       )}
       <ConnectionSection fields={fields} messages={messages} />

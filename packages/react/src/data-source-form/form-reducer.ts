@@ -45,7 +45,8 @@ export type FormAction =
   | { type: 'invalid'; errors: FormErrors }
   | { type: 'verified'; key: string }
   | { type: 'saved'; record: DataSource }
-  | { type: 'deleted' };
+  | { type: 'deleted' }
+  | { type: 'refused' };
 
 export function initialFormState(record: DataSource | null): FormState {
   return {
@@ -97,6 +98,8 @@ export function formReducer(state: FormState, action: FormAction): FormState {
       };
     case 'deleted':
       return { ...state, status: 'deleted' };
+    case 'refused':
+      return { ...state, status: 'idle', errors: null };
   }
 }
 

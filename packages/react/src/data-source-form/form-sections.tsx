@@ -43,7 +43,8 @@ export function SshSection({
   messages,
   form,
   idOf,
-}: SectionProps & { form: FormApi; idOf: (field: string) => string }) {
+  readOnly = false,
+}: SectionProps & { form: FormApi; idOf: (field: string) => string; readOnly?: boolean }) {
   const { values, set } = form;
   return (
     <fieldset className="bk-section">
@@ -66,6 +67,7 @@ export function SshSection({
                   value={method}
                   checked={values.sshAuth === method}
                   onChange={() => set('sshAuth', method)}
+                  disabled={readOnly}
                 />
                 {method === 'password' ? messages.sshAuthPassword : messages.sshAuthKey}
               </label>
@@ -77,10 +79,12 @@ export function SshSection({
             <>
               {fields.secret(
                 'sshPrivateKey',
-                <FileButton
-                  label={messages.sshPrivateKeyFile}
-                  onLoad={(text) => set('sshPrivateKey', text)}
-                />,
+                !readOnly && (
+                  <FileButton
+                    label={messages.sshPrivateKeyFile}
+                    onLoad={(text) => set('sshPrivateKey', text)}
+                  />
+                ),
               )}
               {fields.secret('sshPrivateKeyPassphrase')}
             </>

@@ -17,16 +17,23 @@ interface SecretFieldProps {
   multiline?: boolean;
   /** Extra controls shown while a new value can be entered (the key file picker). */
   extra?: ReactNode;
+  /** Show whether a value is stored, with no way to change it. */
+  readOnly?: boolean;
 }
 
 /** A small button named after what it does to which secret ("Replace Password"). */
-function SecretAction(props: { text: string; label: string; onClick: () => void }) {
+function SecretAction(props: {
+  text: string;
+  label: string;
+  messages: Messages;
+  onClick: () => void;
+}) {
   return (
     <button
       type="button"
       className="bk-button bk-button--small"
       onClick={props.onClick}
-      aria-label={`${props.text} ${props.label}`}
+      aria-label={props.messages.secretAction(props.text, props.label)}
     >
       {props.text}
     </button>
@@ -35,8 +42,20 @@ function SecretAction(props: { text: string; label: string; onClick: () => void 
 
 /** A stored secret, or one marked for removal: a badge and Replace/Remove, or Undo. */
 function StoredSecret(props: SecretFieldProps & { onReplace: () => void }) {
-  const { id, label, mode, onModeChange, error, messages, onReplace } = props;
+  const { id, label, mode, onModeChange, error, messages, onReplace, readOnly } = props;
   const stored = mode === 'stored';
+  if (readOnly) {
+    return (
+      <fieldset id={id} className="bk-field bk-secret" data-state={mode ?? 'none'}>
+        <legend className="bk-field__label">{label}</legend>
+        <span className="bk-secret__row">
+          <span className="bk-badge" data-variant={stored ? 'stored' : undefined}>
+            {stored ? messages.secretStored : messages.secretNotSet}
+          </span>
+        </span>
+      </fieldset>
+    );
+  }
   return (
     <fieldset
       id={id}
@@ -52,8 +71,14 @@ function StoredSecret(props: SecretFieldProps & { onReplace: () => void }) {
         </span>
         {stored ? (
           <>
-            <SecretAction text={messages.secretReplace} label={label} onClick={onReplace} />
             <SecretAction
+              messages={messages}
+              text={messages.secretReplace}
+              label={label}
+              onClick={onReplace}
+            />
+            <SecretAction
+              messages={messages}
               text={messages.secretRemove}
               label={label}
               onClick={() => onModeChange('remove')}
@@ -61,6 +86,7 @@ function StoredSecret(props: SecretFieldProps & { onReplace: () => void }) {
           </>
         ) : (
           <SecretAction
+            messages={messages}
             text={messages.secretUndo}
             label={label}
             onClick={() => onModeChange('stored')}
@@ -84,7 +110,7 @@ export function SecretField(props: SecretFieldProps) {
     replacing.current = false;
   }, [mode]);
 
-  if (mode === 'stored' || mode === 'remove') {
+  if (mode === 'stored' || mode === 'remove' || props.readOnly) {
     const onReplace = () => {
       replacing.current = true;
       onModeChange('replace');
@@ -116,6 +142,7 @@ export function SecretField(props: SecretFieldProps) {
       {extra}
       {mode === 'replace' && (
         <SecretAction
+          messages={messages}
           text={messages.secretKeep}
           label={label}
           onClick={() => {

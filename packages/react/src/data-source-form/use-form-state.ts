@@ -1,8 +1,9 @@
 import { isBridgeError } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import { type FormEvent, useEffect, useReducer, useRef } from 'react';
-import { errorText } from '../internal/error-text';
+import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
 import type { BridgeContextValue } from '../provider/bridge-provider';
+import { sessionStoreOf } from '../provider/session-store';
 import { deriveForm, type FormErrors, formReducer, initialFormState } from './form-reducer';
 import {
   checkValues,
@@ -52,11 +53,18 @@ export function useFormState(options: FormStateOptions) {
     invalid({ detail: messages.checkFields, fields });
     return true;
   };
-  const fail = (error: unknown) =>
+  const fail = (error: unknown) => {
+    // A MEMBER's write: the form turns read-only and says why, instead of showing the 403.
+    if (isAdminRequired(error)) {
+      dispatch({ type: 'refused' });
+      sessionStoreOf(client).refuse(orgId);
+      return;
+    }
     invalid({
       detail: errorText(error, messages, messages.somethingWentWrong),
-      fields: isBridgeError(error) ? formFieldErrors(error.fieldErrors, values) : {},
+      fields: isBridgeError(error) ? formFieldErrors(fieldTexts(error, messages), values) : {},
     });
+  };
 
   const testConnection = async () => {
     if (busy || showLocal(checkValues(values, modes, messages, false))) return;

@@ -5,7 +5,8 @@ import {
   isBridgeError,
 } from '@bridgekit/client';
 import { useCallback, useMemo, useState } from 'react';
-import { BridgeProvider, type Theme } from '../provider/bridge-provider';
+import { BridgeProvider } from '../provider/bridge-provider';
+import type { ColorScheme as Theme } from '../provider/theme';
 import { EmbedPage } from './embed-page';
 import { embedSessionToken } from './embed-session';
 

@@ -1,6 +1,7 @@
 import { useResource } from '../internal/use-resource';
 import { MemberCard } from '../member-card/member-card';
-import { type Theme, useBridge } from '../provider/bridge-provider';
+import { useBridge } from '../provider/bridge-provider';
+import type { ColorScheme as Theme } from '../provider/theme';
 import { DataSourceList } from './data-source-list';
 import { EditorSection } from './editor-section';
 import type { EmbedConfig } from './embed-app';

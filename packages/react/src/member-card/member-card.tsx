@@ -43,7 +43,7 @@ export const MemberCard = /* @__PURE__ */ forwardRef<HTMLElement, MemberCardProp
         : 'loading';
     const root = {
       ...rest,
-      ...rootProps(context, 'member-card', unstyled, className),
+      ...rootProps(context, 'member-card', unstyled, className, rest.style),
       ref,
       'data-state': state,
     };

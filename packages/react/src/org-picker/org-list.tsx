@@ -36,15 +36,28 @@ export function OrgList({ pages, selectedId, onSelect, messages }: OrgListProps)
 
   return (
     <div className="bk-org-picker__body" data-state={state}>
-      <input
-        type="search"
-        className="bk-input bk-org-picker__search"
-        aria-label={messages.orgSearchLabel}
-        value={query}
-        onChange={(event) => setQuery(event.target.value)}
-        onKeyDown={listbox.onSearchKeyDown}
-        autoComplete="off"
-      />
+      <span className="bk-search">
+        <svg
+          className="bk-search__icon"
+          viewBox="0 0 16 16"
+          width="16"
+          height="16"
+          aria-hidden="true"
+        >
+          <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          <path d="M10.5 10.5 14 14" stroke="currentColor" strokeWidth="1.5" />
+        </svg>
+        <input
+          type="search"
+          className="bk-input bk-org-picker__search"
+          aria-label={messages.orgSearchLabel}
+          placeholder={messages.orgSearchPlaceholder}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={listbox.onSearchKeyDown}
+          autoComplete="off"
+        />
+      </span>
       {visible.length > 0 && (
         <OrgOptions
           organizations={visible}

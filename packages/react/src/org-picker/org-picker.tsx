@@ -3,6 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { type ComponentPropsWithoutRef, forwardRef, useState } from 'react';
 import { rootProps } from '../internal/root-props';
 import { useControllable } from '../internal/use-controllable';
+import { useDialogTheme } from '../internal/use-dialog-theme';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
 import { OrgList } from './org-list';
@@ -44,6 +45,7 @@ export const OrgPicker = /* @__PURE__ */ forwardRef<HTMLButtonElement, OrgPicker
     const { client, messages } = context;
     const [value, setValue] = useControllable(valueProp, defaultValue);
     const [open, setOpen] = useState(false);
+    const dialogTheme = useDialogTheme(ref);
     const [picked, setPicked] = useState<Organization | null>(null);
     const pages = useOrgPages(client, pageSize);
 
@@ -62,13 +64,19 @@ export const OrgPicker = /* @__PURE__ */ forwardRef<HTMLButtonElement, OrgPicker
     };
 
     return (
-      <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Root
+        open={open}
+        onOpenChange={(next) => {
+          if (next) dialogTheme.capture();
+          setOpen(next);
+        }}
+      >
         <Dialog.Trigger asChild>
           <button
             type="button"
             {...rest}
-            {...rootProps(context, 'org-picker', unstyled, className)}
-            ref={ref}
+            {...rootProps(context, 'org-picker', unstyled, className, rest.style)}
+            ref={dialogTheme.anchor}
             data-value={current ? 'selected' : 'none'}
           >
             <span className="bk-org-picker__current">
@@ -86,9 +94,9 @@ export const OrgPicker = /* @__PURE__ */ forwardRef<HTMLButtonElement, OrgPicker
           </button>
         </Dialog.Trigger>
         <Dialog.Portal>
-          <Dialog.Overlay {...rootProps(context, 'overlay', unstyled)} />
+          <Dialog.Overlay {...rootProps(context, 'overlay', unstyled, '', dialogTheme.style)} />
           <Dialog.Content
-            {...rootProps(context, 'dialog', unstyled, 'bk-org-picker__dialog')}
+            {...rootProps(context, 'dialog', unstyled, 'bk-org-picker__dialog', dialogTheme.style)}
             aria-describedby={undefined}
           >
             <Dialog.Title className="bk-dialog__title">{messages.orgPickerTitle}</Dialog.Title>

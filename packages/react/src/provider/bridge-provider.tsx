@@ -6,13 +6,12 @@ import {
 } from '@bridgekit/client';
 import { createContext, type ReactNode, useContext, useMemo, useRef } from 'react';
 import { defaultMessages, type Messages } from './messages';
-
-export type Theme = 'light' | 'dark' | 'auto';
+import { type ColorScheme, type ResolvedTheme, resolveTheme, type Theme } from './theme';
 
 export interface BridgeContextValue {
   client: BridgeClient;
   messages: Messages;
-  theme: Theme;
+  theme: ResolvedTheme;
   unstyled: boolean;
 }
 
@@ -20,8 +19,13 @@ interface CommonProps {
   children?: ReactNode;
   /** Replaces any of the English defaults. */
   messages?: Partial<Messages>;
-  /** `auto` follows `prefers-color-scheme`. Default `light`. */
-  theme?: Theme;
+  /**
+   * A color scheme (`light`, `dark`, `auto`), or a `Theme`: accent, radius, font, density,
+   * color scheme and any `--bk-*` property, applied to every element the kit renders, dialogs
+   * included. Without it the kit follows the page's CSS (`--bk-*` on any ancestor,
+   * `color-scheme`).
+   */
+  theme?: ColorScheme | Theme;
   /** Leave out the kit's styles everywhere (the `bk` root class). */
   unstyled?: boolean;
 }
@@ -43,7 +47,7 @@ const BridgeContext = /* @__PURE__ */ createContext<BridgeContextValue | null>(n
  * </BridgeProvider>
  */
 export function BridgeProvider(props: BridgeProviderProps) {
-  const { children, messages, theme = 'light', unstyled = false } = props;
+  const { children, messages, theme, unstyled = false } = props;
   // The latest callback, so that an inline function does not recreate the client.
   const tokenRef = useRef(props.getSessionToken);
   tokenRef.current = props.getSessionToken;
@@ -62,9 +66,18 @@ export function BridgeProvider(props: BridgeProviderProps) {
       ),
     [props.client, props.baseUrl, props.fetch],
   );
+  // By content: an inline `theme={{ … }}` must not give every component a new context.
+  const themeKey = JSON.stringify(theme ?? null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `themeKey` stands for `theme`.
+  const resolved = useMemo(() => resolveTheme(theme), [themeKey]);
   const value = useMemo(
-    () => ({ client, messages: { ...defaultMessages, ...messages }, theme, unstyled }),
-    [client, messages, theme, unstyled],
+    () => ({
+      client,
+      messages: { ...defaultMessages, ...messages },
+      theme: resolved,
+      unstyled,
+    }),
+    [client, messages, resolved, unstyled],
   );
   return <BridgeContext.Provider value={value}>{children}</BridgeContext.Provider>;
 }

@@ -1,3 +1,8 @@
+import type { ErrorCode, FieldCode } from '@bridgekit/contract';
+
+/** A translation of a server failure: text, or text built from the values the failure names. */
+export type FailureText = string | ((params: Record<string, string | number>) => string);
+
 const dateFormat = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',
   timeZone: 'UTC',
@@ -10,6 +15,13 @@ export const defaultMessages = {
   close: 'Close',
   somethingWentWrong: 'Something went wrong. Try again.',
   networkError: 'The service could not be reached. Check your connection and try again.',
+  /**
+   * The bridge's failures by `error.code` (`auth_failed`, `admin_required`…). A code without an
+   * entry shows the bridge's own English `detail`.
+   */
+  errorCodes: {} as Partial<Record<ErrorCode, FailureText>>,
+  /** Field failures by field code (`required`, `auth_failed`…); else the bridge's field message. */
+  fieldCodes: {} as Partial<Record<FieldCode, FailureText>>,
 
   memberLoading: 'Loading member…',
   memberNotFound: 'This member could not be found.',
@@ -22,6 +34,7 @@ export const defaultMessages = {
   orgPickerPlaceholder: 'Select an organization',
   orgPickerTitle: 'Select an organization',
   orgSearchLabel: 'Search organizations',
+  orgSearchPlaceholder: 'Search by name or slug',
   orgListLabel: 'Organizations',
   orgsLoading: 'Loading organizations…',
   orgsEmpty: 'No organizations yet.',
@@ -61,12 +74,17 @@ export const defaultMessages = {
   secretKeep: 'Keep stored value',
   secretWillBeRemoved: 'Will be removed when you save',
   secretUndo: 'Undo',
+  secretNotSet: 'Not set',
+  /** The accessible name of a secret's button: "Replace Password". */
+  secretAction: (action: string, field: string) => `${action} ${field}`,
   storedSecretsNotTested:
     'Stored secrets are not sent when testing. Replace them to test with them.',
   required: 'Required',
   invalidPort: 'Must be an integer from 0 to 65535',
   sshSecretRequired: 'Enter an SSH password or private key',
   checkFields: 'Please check the highlighted fields.',
+  readOnly: 'You can view this data source. Only admins of this organization can change it.',
+  readOnlyCreate: 'Only admins of this organization can add data sources.',
   testConnection: 'Test connection',
   testingConnection: 'Testing…',
   verified: 'Connection verified.',

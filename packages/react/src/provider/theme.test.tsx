@@ -1,0 +1,71 @@
+import { cleanup, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ada } from '../../../../test/support/fixtures';
+import { renderKit } from '../../test/render-kit';
+import { MemberCard } from '../member-card/member-card';
+import { OrgPicker } from '../org-picker/org-picker';
+import { resolveTheme } from './theme';
+
+afterEach(cleanup);
+
+describe('theme', () => {
+  it('turns a Theme into data-bk-theme and the public custom properties', () => {
+    expect(
+      resolveTheme({
+        colorScheme: 'dark',
+        accent: '#be185d',
+        accentText: '#fff',
+        radius: 4,
+        font: 'Georgia, serif',
+        fontSize: 16,
+        density: 'compact',
+        vars: { '--bk-color-danger': '#b00020' },
+      }),
+    ).toEqual({
+      colorScheme: 'dark',
+      style: {
+        '--bk-color-accent': '#be185d',
+        '--bk-color-accent-text': '#fff',
+        '--bk-radius': '4px',
+        '--bk-font': 'Georgia, serif',
+        '--bk-font-size': '16px',
+        '--bk-density': '0.85',
+        '--bk-color-danger': '#b00020',
+      },
+    });
+    expect(resolveTheme('auto')).toEqual({ colorScheme: 'auto', style: undefined });
+    expect(resolveTheme({ radius: '0.5rem', density: 1.3 }).style).toEqual({
+      '--bk-radius': '0.5rem',
+      '--bk-density': '1.3',
+    });
+  });
+
+  it('sets nothing on the roots without a theme, so the page CSS decides', () => {
+    renderKit(<MemberCard member={ada} />);
+    const card = screen.getByRole('article');
+    expect(card.hasAttribute('data-bk-theme')).toBe(false);
+    expect(card.getAttribute('style')).toBeNull();
+  });
+
+  it('puts the theme on every root, the portalled dialog included, and keeps the host style', async () => {
+    const theme = { colorScheme: 'dark', accent: 'rgb(190, 24, 93)', radius: 0 } as const;
+    renderKit(
+      <>
+        <MemberCard member={ada} style={{ margin: 7 }} />
+        <OrgPicker />
+      </>,
+      undefined,
+      { provider: { theme } },
+    );
+    const card = screen.getByRole('article');
+    expect(card.getAttribute('data-bk-theme')).toBe('dark');
+    expect(card.style.getPropertyValue('--bk-color-accent')).toBe('rgb(190, 24, 93)');
+    expect(card.style.margin).toBe('7px');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Select an organization' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.getAttribute('data-bk-theme')).toBe('dark');
+    expect(dialog.style.getPropertyValue('--bk-radius')).toBe('0px');
+  });
+});
