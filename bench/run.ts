@@ -1,9 +1,10 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, start.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
   hostile: () => import('./hostile'),
+  start: () => import('./start'),
 };
 
 const wanted = process.argv.slice(2);
