@@ -2,7 +2,7 @@
 // their last build, so `npm start` with nothing changed goes straight to serving. A build's
 // inputs are hashed by content (paths and bytes; tests excluded) and the hash is written next to
 // its outputs once the build succeeds. `node scripts/build-cache.mjs [embed|server…]`.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,8 +16,23 @@ export const TARGETS = {
     outputs: ['packages/react/dist/embed/embed.js', 'packages/react/dist/embed/embed.css'],
     stamp: 'packages/react/dist/embed/.inputs.sha256',
     async build() {
-      const { build } = await import('vite');
-      await build({ configFile: path.join(ROOT, 'packages/react/vite.embed.config.ts') });
+      // Built aside, then each file renamed into place: a bridge serving the page while it
+      // rebuilds (a test, a running `npm start`) never finds it missing or half written.
+      const dist = path.join(ROOT, 'packages/react/dist');
+      const staging = path.join(dist, `.embed-${process.pid}-${randomBytes(4).toString('hex')}`);
+      try {
+        const { build } = await import('vite');
+        await build({
+          configFile: path.join(dist, '../vite.embed.config.ts'),
+          build: { outDir: staging, emptyOutDir: true },
+        });
+        fs.mkdirSync(path.join(dist, 'embed'), { recursive: true });
+        for (const file of fs.readdirSync(staging)) {
+          fs.renameSync(path.join(staging, file), path.join(dist, 'embed', file));
+        }
+      } finally {
+        fs.rmSync(staging, { recursive: true, force: true });
+      }
     },
   },
   server: {

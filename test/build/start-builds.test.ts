@@ -7,19 +7,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const outDir = mkdtempSync(path.join(tmpdir(), 'bk-embed-build-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+const tmp = mkdtempSync(path.join(tmpdir(), 'bk-embed-build-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('what npm start builds', () => {
-  it('builds the full-embed bundle with React’s production build even when NODE_ENV=development', async () => {
-    await run('npx', ['vite', 'build', '-c', 'vite.embed.config.ts', '--outDir', outDir], {
-      cwd: path.join(ROOT, 'packages/react'),
-      env: { ...process.env, NODE_ENV: 'development' },
-    });
-    const bundle = readFileSync(path.join(outDir, 'embed.js'), 'utf8');
-    // React's production build replaces its messages with links to decode them; the
-    // development build carries the messages (and is almost twice the size).
-    expect(bundle).toContain('Minified React error');
+  it('builds the same production full-embed bundle whatever NODE_ENV the shell has', async () => {
+    const bundles: Record<string, string> = {};
+    for (const env of ['production', 'development', 'test']) {
+      const outDir = path.join(tmp, env);
+      await run('npx', ['vite', 'build', '-c', 'vite.embed.config.ts', '--outDir', outDir], {
+        cwd: path.join(ROOT, 'packages/react'),
+        env: { ...process.env, NODE_ENV: env },
+      });
+      bundles[env] = readFileSync(path.join(outDir, 'embed.js'), 'utf8');
+    }
+    // React's production build replaces its messages with links to decode them.
+    expect(bundles.production).toContain('Minified React error');
+    // Byte for byte: no development build of React, and no package's `development` export.
+    expect(bundles.development).toBe(bundles.production);
+    expect(bundles.test).toBe(bundles.production);
   });
 
   it('rebuilds nothing when no input changed since the last build', async () => {
