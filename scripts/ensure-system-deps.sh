@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs (Chromium for browser tests; OpenSSH server,
-# OpenSSL and MariaDB server for verify tests; PgBouncer for the pooler tests; curl to run the API reference's samples) when they
-# are missing, and starts the local PostgreSQL and Redis if they are down. A no-op on a machine
-# that already has everything.
+# OpenSSL and MariaDB server for verify tests; PgBouncer for the pooler tests; curl to run the API
+# reference's samples) when they are missing, and starts the local PostgreSQL and Redis if they are
+# down. A no-op on a machine that already has everything.
 set -euo pipefail
 
 need=()

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,7 +91,9 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   const args = ids
     ? ['--pdeathsig', 'TERM', '--reuid', 'postgres', '--regid', 'postgres', '--init-groups']
     : ['--pdeathsig', 'TERM'];
-  const child: ChildProcess = spawn('setpriv', [...args, 'pgbouncer', ini], {
+  // Debian installs it in /usr/sbin, which a non-root PATH may lack.
+  const bin = existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer';
+  const child: ChildProcess = spawn('setpriv', [...args, bin, ini], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
