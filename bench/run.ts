@@ -1,9 +1,10 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
   hostile: () => import('./hostile'),
+  pooler: () => import('./pooler'),
 };
 
 const wanted = process.argv.slice(2);

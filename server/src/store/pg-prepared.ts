@@ -56,3 +56,16 @@ export function preparedStatements(pool: Pg.Pool): {
     },
   };
 }
+
+type QueryConfig = { name?: string; text: string; values?: unknown[] };
+
+/**
+ * `pool` for a library that names its statements itself (rate-limiter-flexible): the names are
+ * dropped unless the pool runs named statements, for the same reason as ours.
+ */
+export function libraryClient(pool: Pg.Pool): { query(q: QueryConfig): Promise<unknown> } {
+  return {
+    query: (q) =>
+      pool.query(namedPools.has(pool) ? q : { text: q.text, values: q.values as unknown[] }),
+  };
+}

@@ -1,0 +1,154 @@
+// Through a pooler: GET /api/public/organizations?limit=50 and the SSO exchange with the bridge
+// behind a private PgBouncer (transaction pooling, Debian's `pgbouncer`), next to the same bridge
+// on direct PostgreSQL, with unnamed statements (the default) and with named ones.
+import os from 'node:os';
+import { createSsoToken } from '@bridgekit/node';
+import { createPgDatabase } from '../server/test/support/bridge';
+import type { BridgeProcess } from '../test/support/bridge-process';
+import { startPgBouncer } from '../test/support/pgbouncer';
+import { cpuMsOf } from '../test/support/proc-stats';
+import { startBenchBridge } from './support/bench-bridge';
+import { fmt, type LoadResult, load } from './support/load';
+import { signFreshSsoToken } from './support/sso-token';
+
+const CONNECTIONS = 16;
+const DURATION_S = 8;
+const WARMUP_S = 2;
+const MEMBERS = 200;
+const TARGET = 0.8;
+
+interface Result extends LoadResult {
+  /** CPU time of the bridge process per request, in µs. */
+  cpuUs: number;
+}
+
+async function measure(
+  bridge: BridgeProcess,
+  options: Parameters<typeof load>[0],
+  duration: number,
+): Promise<Result> {
+  const before = cpuMsOf(bridge.pid);
+  const result = await load({ ...options, connections: CONNECTIONS, duration });
+  return {
+    ...result,
+    cpuUs: ((cpuMsOf(bridge.pid) - before) * 1000) / Math.max(1, result.total),
+  };
+}
+
+/** Seeds 50 organizations and MEMBERS returning members, then measures list and exchange. */
+async function workloads(bridge: BridgeProcess): Promise<{ list: Result; sso: Result }> {
+  const key = await bridge.cli('keys', 'create', '--email', 'bench@example.com');
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  let org: { id: string; jwtSecret: string } | undefined;
+  for (let i = 0; i < 50; i++) {
+    const res = await fetch(`${bridge.url}/api/public/organizations?include=jwtSecret`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: `Bench org ${i}`, embedAllowedOrigins: ['https://*.example.com'] }),
+    });
+    if (res.status !== 201) throw new Error(`seeding failed: ${res.status}`);
+    org ??= ((await res.json()) as { data: { id: string; jwtSecret: string } }).data;
+  }
+  const { id: orgId, jwtSecret: secret } = org!;
+  const emails = Array.from({ length: MEMBERS }, (_, i) => `member${i}@bench.example.com`);
+  for (let i = 0; i < emails.length; i += 25) {
+    await Promise.all(
+      emails.slice(i, i + 25).map(async (email) => {
+        const jwt = await createSsoToken({ secret, orgId, user: { email } });
+        const res = await fetch(`${bridge.url}/api/sso/jwt`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jwt }),
+        });
+        if (res.status !== 200) throw new Error(`seed ${email}: ${res.status}`);
+      }),
+    );
+  }
+  const listOptions = { url: `${bridge.url}/api/public/organizations?limit=50`, headers };
+  let turn = 0;
+  const ssoOptions = {
+    url: bridge.url,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST' as const,
+        path: '/api/sso/jwt',
+        setupRequest: (req: object) => ({
+          ...req,
+          body: JSON.stringify({
+            jwt: signFreshSsoToken(secret, orgId, emails[turn++ % emails.length]!),
+          }),
+        }),
+      },
+    ],
+  };
+  await measure(bridge, listOptions, WARMUP_S);
+  const list = await measure(bridge, listOptions, DURATION_S);
+  await measure(bridge, ssoOptions, WARMUP_S);
+  const sso = await measure(bridge, ssoOptions, DURATION_S);
+  return { list, sso };
+}
+
+type Setup = 'direct, named statements' | 'direct, unnamed (default)' | 'PgBouncer transaction';
+
+async function runSetup(setup: Setup) {
+  const bouncer =
+    setup === 'PgBouncer transaction'
+      ? await startPgBouncer({ mode: 'transaction', defaultPoolSize: 20 })
+      : undefined;
+  const db = await createPgDatabase();
+  const name = new URL(db.url).pathname.slice(1);
+  const bridge = await startBenchBridge({
+    DATABASE_URL: bouncer ? bouncer.url(name) : db.url,
+    ...(setup === 'direct, named statements' ? { BRIDGE_PG_PREPARED: 'named' } : {}),
+  });
+  try {
+    return await workloads(bridge);
+  } finally {
+    await bridge.stop();
+    await db.drop();
+    await bouncer?.stop();
+  }
+}
+
+const row = (name: string, r: Result) =>
+  `| ${name} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${fmt(r.cpuUs, 0)} |`;
+
+export async function run() {
+  console.log(
+    `\n## Through a pooler (PgBouncer transaction mode vs direct PostgreSQL; ${CONNECTIONS} ` +
+      `connections, ${DURATION_S} s each, default pool size)\n`,
+  );
+  const setups: Setup[] = [
+    'direct, unnamed (default)',
+    'PgBouncer transaction',
+    'direct, named statements',
+  ];
+  const results = new Map<Setup, { list: Result; sso: Result }>();
+  for (const setup of setups) results.set(setup, await runSetup(setup));
+  const loadAvg = os.loadavg().map((n) => n.toFixed(1));
+  console.log(
+    `${os.cpus().length} CPUs, load average ${loadAvg.join(' ')} (other work on the machine skews every row).\n`,
+  );
+  for (const workload of ['list', 'sso'] as const) {
+    console.log(
+      workload === 'list'
+        ? '### GET /api/public/organizations?limit=50\n'
+        : `### POST /api/sso/jwt (fresh jti, ${MEMBERS} returning members)\n`,
+    );
+    console.log('| setup | req/s | p50 ms | p99 ms | non-2xx | errors | bridge CPU µs/req |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const setup of setups) console.log(row(setup, results.get(setup)![workload]));
+    const pooled = results.get('PgBouncer transaction')![workload];
+    const direct = results.get('direct, unnamed (default)')![workload];
+    const named = results.get('direct, named statements')![workload];
+    const ratio = pooled.rps / direct.rps;
+    console.log(
+      `\nthrough the pooler / direct: ${fmt(ratio, 2)} (target ≥ ${TARGET}: ${ratio >= TARGET ? 'met' : 'MISSED'}); ` +
+        `through the pooler / direct with named statements: ${fmt(pooled.rps / named.rps, 2)}; ` +
+        `unnamed / named on direct: ${fmt(direct.rps / named.rps, 2)} ` +
+        `(bridge CPU per request unnamed / named: ${fmt(direct.cpuUs / named.cpuUs, 2)}); ` +
+        `non-2xx through the pooler ${pooled.non2xx + pooled.errors} (target 0: ${pooled.non2xx + pooled.errors === 0 ? 'met' : 'MISSED'})\n`,
+    );
+  }
+}
