@@ -44,7 +44,10 @@ async function workloads(bridge: BridgeProcess): Promise<{ list: Result; sso: Re
     const res = await fetch(`${bridge.url}/api/public/organizations?include=jwtSecret`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: `Bench org ${i}`, embedAllowedOrigins: ['https://*.example.com'] }),
+      body: JSON.stringify({
+        name: `Bench org ${i}`,
+        embedAllowedOrigins: ['https://*.example.com'],
+      }),
     });
     if (res.status !== 201) throw new Error(`seeding failed: ${res.status}`);
     org ??= ((await res.json()) as { data: { id: string; jwtSecret: string } }).data;

@@ -30,92 +30,97 @@ async function advisoryLocks(database: string): Promise<number> {
 
 const dbName = (url: string) => new URL(url).pathname.slice(1);
 
-describe.each(['transaction', 'session'] as const)('the bridge through PgBouncer in %s mode', (mode) => {
-  let bouncer: PgBouncer;
+describe.each(['transaction', 'session'] as const)(
+  'the bridge through PgBouncer in %s mode',
+  (mode) => {
+    let bouncer: PgBouncer;
 
-  beforeAll(async () => {
-    // Few server connections, so the pooler hands the same ones to every client in turn.
-    bouncer = await startPgBouncer({ mode, defaultPoolSize: 3 });
-  });
-  afterAll(async () => {
-    await bouncer?.stop();
-  });
+    beforeAll(async () => {
+      // Few server connections, so the pooler hands the same ones to every client in turn.
+      bouncer = await startPgBouncer({ mode, defaultPoolSize: 3 });
+    });
+    afterAll(async () => {
+      await bouncer?.stop();
+    });
 
-  it('`bridge migrate`, then the server starts and serves, with the default settings', async () => {
-    const database = await createPgDatabase();
-    const pooled = bouncer.url(dbName(database.url));
-    const data = newBridgeData(pooled);
-    try {
-      const migrated = await runBridgeCli(['migrate'], {
-        ...SECRETS,
-        BRIDGE_DATA_DIR: data.dataDir,
-        DATABASE_URL: pooled,
-      });
-      expect(migrated.stderr).toBe('');
-      expect(migrated.code).toBe(0);
-      expect(migrated.stdout).toBe('migrations up to date\n');
-
-      // The issue's failure: the server's own migration check died on a named statement.
-      const bridge = await startBridgeProcess({ data });
+    it('`bridge migrate`, then the server starts and serves, with the default settings', async () => {
+      const database = await createPgDatabase();
+      const pooled = bouncer.url(dbName(database.url));
+      const data = newBridgeData(pooled);
       try {
-        const { key } = await createApiKey(data);
-        const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-        for (let i = 0; i < 5; i++) {
-          const created = await fetch(`${bridge.url}/api/public/organizations`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ name: `Pooled ${i}` }),
-          });
-          expect(created.status).toBe(201);
+        const migrated = await runBridgeCli(['migrate'], {
+          ...SECRETS,
+          BRIDGE_DATA_DIR: data.dataDir,
+          DATABASE_URL: pooled,
+        });
+        expect(migrated.stderr).toBe('');
+        expect(migrated.code).toBe(0);
+        expect(migrated.stdout).toBe('migrations up to date\n');
+
+        // The issue's failure: the server's own migration check died on a named statement.
+        const bridge = await startBridgeProcess({ data });
+        try {
+          const { key } = await createApiKey(data);
+          const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+          for (let i = 0; i < 5; i++) {
+            const created = await fetch(`${bridge.url}/api/public/organizations`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ name: `Pooled ${i}` }),
+            });
+            expect(created.status).toBe(201);
+          }
+          const list = await fetch(`${bridge.url}/api/public/organizations?limit=50`, { headers });
+          expect(list.status).toBe(200);
+          const body = (await list.json()) as { data: { name: string }[] };
+          expect(body.data.map((o) => o.name).sort()).toEqual(
+            [0, 1, 2, 3, 4].map((i) => `Pooled ${i}`),
+          );
+          expect(bridge.stderr()).toBe('');
+        } finally {
+          await bridge.stop();
         }
-        const list = await fetch(`${bridge.url}/api/public/organizations?limit=50`, { headers });
-        expect(list.status).toBe(200);
-        const body = (await list.json()) as { data: { name: string }[] };
-        expect(body.data.map((o) => o.name).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `Pooled ${i}`));
-        expect(bridge.stderr()).toBe('');
+        expect(await advisoryLocks(dbName(database.url))).toBe(0);
       } finally {
-        await bridge.stop();
+        removeBridgeData(data);
+        await database.drop();
       }
-      expect(await advisoryLocks(dbName(database.url))).toBe(0);
-    } finally {
-      removeBridgeData(data);
-      await database.drop();
-    }
-  });
+    });
 
-  it('migrations started at once by several CLIs apply once, and leave no lock behind', async () => {
-    const database = await createPgDatabase();
-    const pooled = bouncer.url(dbName(database.url));
-    const data = newBridgeData(pooled);
-    try {
-      const env = { ...SECRETS, BRIDGE_DATA_DIR: data.dataDir, DATABASE_URL: pooled };
-      const runs = await Promise.all([1, 2, 3].map(() => runBridgeCli(['migrate'], env)));
-      for (const run of runs) {
-        expect(run.stderr).toBe('');
-        expect(run.code).toBe(0);
-      }
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
+    it('migrations started at once by several CLIs apply once, and leave no lock behind', async () => {
+      const database = await createPgDatabase();
+      const pooled = bouncer.url(dbName(database.url));
+      const data = newBridgeData(pooled);
       try {
-        const { rows } = await client.query('select name from kysely_migration order by name');
-        expect(rows.map((r) => r.name)).toEqual([
-          '0001_initial',
-          '0002_rate_limits',
-          '0003_store_version',
-          '0004_revoked_sessions',
-          '0005_previous_jwt_secret',
-        ]);
+        const env = { ...SECRETS, BRIDGE_DATA_DIR: data.dataDir, DATABASE_URL: pooled };
+        const runs = await Promise.all([1, 2, 3].map(() => runBridgeCli(['migrate'], env)));
+        for (const run of runs) {
+          expect(run.stderr).toBe('');
+          expect(run.code).toBe(0);
+        }
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query('select name from kysely_migration order by name');
+          expect(rows.map((r) => r.name)).toEqual([
+            '0001_initial',
+            '0002_rate_limits',
+            '0003_store_version',
+            '0004_revoked_sessions',
+            '0005_previous_jwt_secret',
+          ]);
+        } finally {
+          await client.end();
+        }
+        // A session-level lock taken through the pooler would stay on a server connection.
+        expect(await advisoryLocks(dbName(database.url))).toBe(0);
       } finally {
-        await client.end();
+        removeBridgeData(data);
+        await database.drop();
       }
-      // A session-level lock taken through the pooler would stay on a server connection.
-      expect(await advisoryLocks(dbName(database.url))).toBe(0);
-    } finally {
-      removeBridgeData(data);
-      await database.drop();
-    }
-  });
-});
+    });
+  },
+);
 
 describe('DATABASE_DIRECT_URL', () => {
   it('takes the migrations, while the server serves through the pooled URL', async () => {

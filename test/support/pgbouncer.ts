@@ -112,7 +112,11 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   };
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   try {
-    await ready(url('postgres'), () => child.exitCode !== null, () => log);
+    await ready(
+      url('postgres'),
+      () => child.exitCode !== null,
+      () => log,
+    );
   } catch (error) {
     await stop();
     throw error;

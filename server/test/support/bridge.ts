@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { type PgBouncer, startPgBouncer } from '../../../test/support/pgbouncer';
 import { type AppOptions, createApp } from '../../src/app';
 import { bootstrap } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 import type { Deps } from '../../src/deps';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { createLogger } from '../../src/log';
-import { type PgBouncer, startPgBouncer } from '../../../test/support/pgbouncer';
 
 /**
  * The stores the suites run on. `pgbouncer`: PostgreSQL through a private PgBouncer in
