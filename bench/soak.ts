@@ -4,7 +4,7 @@
 import autocannon from 'autocannon';
 import { createPgDatabase } from '../server/test/support/bridge';
 import { newBridgeData, removeBridgeData } from '../test/support/bridge-data';
-import { type BridgeProcess, startBridgeProcess } from '../test/support/bridge-process';
+import { startBridgeProcess } from '../test/support/bridge-process';
 import { freePort } from '../test/support/free-port';
 import { seed, steps } from './support/mixed-workload';
 
