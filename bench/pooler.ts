@@ -159,13 +159,14 @@ export async function run() {
     const runs = new Map(setups.map((s) => [s, { list: [] as Result[], sso: [] as Result[] }]));
     for (const workload of ['list', 'sso'] as const) {
       for (const world of worlds) await measure(world.bridge, world[workload], WARMUP_S);
-      // Round after round, every setup in turn: load from other work on the machine falls on
-      // all of them alike.
+      // Round after round, every setup in turn, each round starting with the next one: load
+      // from other work on the machine falls on all of them alike.
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, world] of worlds.entries()) {
-          runs
-            .get(setups[i]!)!
-            [workload].push(await measure(world.bridge, world[workload], ROUND_S));
+        for (let k = 0; k < worlds.length; k++) {
+          const i = (round + k) % worlds.length;
+          const world = worlds[i]!;
+          const result = await measure(world.bridge, world[workload], ROUND_S);
+          runs.get(setups[i]!)![workload].push(result);
         }
       }
     }
