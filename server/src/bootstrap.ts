@@ -21,6 +21,9 @@ export async function bootstrap(
   const { secretBox, sessionKey } = loadSecrets(config, log);
   const store = openStore({
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    poolSize: config.pgPoolSize,
+    prepared: config.pgPrepared,
     dataDir: config.dataDir,
     // The long-running server checkpoints SQLite off its event loop.
     checkpointInWorker: options.server

@@ -9,6 +9,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../api-error';
+import { libraryClient } from '../store/pg-prepared';
 
 /** Where a hit left its counter: points counted in the current window, ms until it ends. */
 export interface RateLimitOutcome {
@@ -71,7 +72,7 @@ export function createLimiter(options: {
   } else if (backend.kind === 'postgres') {
     limiter = new RateLimiterPostgres({
       ...common,
-      storeClient: backend.pool,
+      storeClient: libraryClient(backend.pool),
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,

@@ -4,8 +4,8 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
-import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
-import { preparedStatements, statementName } from './pg-prepared';
+import { migrateToLatest, PostgresXactLockAdapter, type VERSIONED_TABLES } from './migrations';
+import { preparedStatements, statementNameOn } from './pg-prepared';
 import { registerRawReader } from './precompiled';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
@@ -49,6 +49,10 @@ export interface StoreOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL statements: unnamed (the default, safe behind any pooler) or named. */
+  prepared?: 'unnamed' | 'named';
+  /** PostgreSQL without a pooler: migrations take it when set (`DATABASE_DIRECT_URL`). */
+  directUrl?: string | undefined;
   /**
    * SQLite: checkpoint the WAL from a worker thread (the server does; the CLI and most tests
    * keep SQLite's automatic checkpoints on their one connection).
@@ -65,7 +69,18 @@ type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch'> & {
   checkpointer?: Checkpointer;
 };
 
-function openPostgres(databaseUrl: string, poolSize: number): EngineParts {
+/** Kysely's PostgreSQL dialect with a migration lock that holds through a transaction pooler. */
+class BridgePostgresDialect extends PostgresDialect {
+  override createAdapter() {
+    return new PostgresXactLockAdapter();
+  }
+}
+
+function openPostgres(
+  databaseUrl: string,
+  poolSize: number,
+  prepared: 'unnamed' | 'named',
+): EngineParts {
   const pool = new (pgModule().Pool)({
     connectionString: databaseUrl,
     max: poolSize,
@@ -80,12 +95,20 @@ function openPostgres(databaseUrl: string, poolSize: number): EngineParts {
   // process. Its pending queries fail anyway, and the pool discards it on release.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
+    dialect: new BridgePostgresDialect({
+      pool: prepared === 'named' ? preparedStatements(pool) : pool,
+    }),
     plugins: [new CamelCasePlugin()],
   });
-  // Precompiled reads (and the version) go straight to a named statement.
+  // Precompiled reads (and the version) go straight to the driver.
   const rawRead = async (text: string, params: readonly unknown[]) =>
-    (await pool.query({ name: statementName(text), text, values: params as unknown[] })).rows;
+    (
+      await pool.query({
+        name: statementNameOn(pool, text),
+        text,
+        values: params as unknown[],
+      })
+    ).rows;
   registerRawReader(db, rawRead);
   return {
     db,
@@ -145,16 +168,28 @@ function openSqlite(
 export function openStore(options: StoreOptions): Store {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   const { checkpointer, ...parts } = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.prepared ?? 'unnamed')
     : openSqlite(options.dataDir, options.checkpointInWorker);
   const { db } = parts;
+  const { directUrl } = options;
   return {
     ...parts,
     engine,
     async ping() {
       await sql`select 1`.execute(db);
     },
-    migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
+    async migrate() {
+      if (engine === 'sqlite' || !directUrl) {
+        return migrateToLatest(db as unknown as Kysely<unknown>, engine);
+      }
+      // One connection of its own on the direct URL, closed once done.
+      const direct = openPostgres(directUrl, 1, 'unnamed').db;
+      try {
+        return await migrateToLatest(direct as unknown as Kysely<unknown>, engine);
+      } finally {
+        await direct.destroy();
+      }
+    },
     async close() {
       await checkpointer?.close();
       await db.destroy();
