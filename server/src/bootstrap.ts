@@ -25,6 +25,8 @@ function redisOptions(config: Config): RedisOptions {
     socketTimeout: redisCommandMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    // Reconnect soon after Redis is back: at most a second between attempts.
+    retryStrategy: (attempts) => Math.min(attempts * 50, 1000),
   };
 }
 
