@@ -25,7 +25,7 @@ export interface CaseOptions {
 }
 
 export interface CaseResult {
-  /** Requests started while the fault lasted (after a settling second), by op. */
+  /** Requests sent and answered while the fault lasted (after a settling second). */
   broken: Sample[];
   /** Every request of the case. */
   all: Sample[];
@@ -70,9 +70,8 @@ export async function runCase(target: Target, options: CaseOptions): Promise<Cas
     const recoveryMs = await load.recovered(repairedAt, 20_000);
     await sleep(500);
     await load.stop();
-    const broken = load.samples.filter(
-      (s) => s.start >= brokenAt + 1000 && s.start < repairStarted,
-    );
+    // Sent once the fault had settled, and answered before the repair began.
+    const broken = load.samples.filter((s) => s.start >= brokenAt + 1000 && s.end < repairStarted);
     const lost = await lostAcks(target, load.acks);
     return {
       broken,
