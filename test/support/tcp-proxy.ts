@@ -78,7 +78,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     server.listen(0, '127.0.0.1', resolve);
   });
 
-  return {
+  const proxy: TcpProxy = {
     port: (server.address() as net.AddressInfo).port,
     get mode() {
       return mode;
@@ -98,7 +98,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       for (const pair of pairs) hold(pair);
     },
     delay(ms) {
-      this.pass();
+      proxy.pass();
       mode = { kind: 'delay', ms };
     },
     cut() {
@@ -109,8 +109,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       }
     },
     async close() {
-      this.cut();
+      proxy.cut();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return proxy;
 }
