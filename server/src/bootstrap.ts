@@ -8,6 +8,7 @@ import { lazy } from './lazy';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore } from './store/db';
+import { checkFreeSpace } from './store/disk-space';
 import { createSlots } from './verify/slots';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
@@ -105,7 +106,10 @@ export async function bootstrap(
     }),
     replay: redis ? redisReplayGuard(redis, now) : storeReplayGuard(store, now),
     probes: {
-      store: () => store.ping(),
+      store: async () => {
+        await store.ping();
+        if (store.engine === 'sqlite') await checkFreeSpace(config.dataDir);
+      },
       ...(redis ? { redis: () => redis.ping().then(() => undefined) } : {}),
     },
     now,

@@ -129,7 +129,7 @@ function openSqlite(
   }
   const cached = cachedSqlite(file);
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: cached }),
+    dialect: new ImmediateSqliteDialect({ database: cached }, () => file.inTransaction),
     plugins: [new CamelCasePlugin()],
   });
   // Inside another request's transaction (between its awaits) the one connection would show
