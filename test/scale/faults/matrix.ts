@@ -33,7 +33,7 @@ export interface CaseResult {
   recoveryMs: number;
   /** The slowest answer while broken, ms. */
   slowestBrokenMs: number;
-  /** Bridge RSS growth during the fault (MB): peak minus the reading at its start. */
+  /** Bridge RSS growth while the fault lasts (MB): peak minus the reading a second into it. */
   rssGrowthMb: number;
   maxInFlight: number;
   acks: number;
@@ -52,14 +52,15 @@ export async function runCase(target: Target, options: CaseOptions): Promise<Cas
   const load: Load = startLoad(target, options.perSecond);
   try {
     await sleep(1000);
-    const rssBefore = bridge.rssMb();
-    let rssPeak = rssBefore;
     await options.inject();
     const brokenAt = load.now();
+    await sleep(1000);
+    // From here on, a queue that grows with the fault's length would show as growth.
+    const rssBefore = bridge.rssMb();
+    let rssPeak = rssBefore;
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, bridge.rssMb());
     }, 250);
-    await sleep(1000);
     await options.during?.();
     const left = options.faultMs - (load.now() - brokenAt);
     if (left > 0) await sleep(left);
@@ -86,6 +87,18 @@ export async function runCase(target: Target, options: CaseOptions): Promise<Cas
   } finally {
     await load.stop();
   }
+}
+
+/**
+ * Runs the load for `ms` first, so the bridge's caches, JIT and pools are warm and the RSS a
+ * case measures is what the fault adds.
+ */
+export async function warmUp(target: Target, perSecond: number, ms = 3000): Promise<void> {
+  const load = startLoad(target, perSecond);
+  await sleep(ms);
+  await load.stop();
+  const failed = load.samples.filter((s) => !isSuccess(s));
+  if (failed.length > 0) throw new Error(`warm-up failed: ${JSON.stringify(tally(failed))}`);
 }
 
 /** Every answer a success or a 503 with Retry-After and one of `codes`: no 500, no socket error. */

@@ -17,6 +17,7 @@ import {
   expectOnlySuccessOr503,
   healthz,
   runCase,
+  warmUp,
 } from './matrix';
 
 // Short bounds so each case stays short; the defaults (README) are longer.
@@ -72,6 +73,7 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
     });
     const { key } = await createApiKey(data);
     target = await newTarget(bridge, key);
+    await warmUp(target, PER_SECOND);
   }, 90_000);
 
   afterAll(async () => {
@@ -105,6 +107,10 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
     it('answers every kind of request 503 with Retry-After while down, never 500 or a reset', () => {
       expectOnlySuccessOr503(result, STORE_CODES);
       expectBrokenAs(result, { failing: ['read', 'write', 'sso'] });
+    });
+
+    it('keeps memory bounded while down', () => {
+      expect(result.rssGrowthMb).toBeLessThan(RSS_GROWTH_MB);
     });
 
     it('names the store on /healthz', () => {
@@ -204,6 +210,10 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
       expect(limited).toEqual(
         Array(3).fill({ status: 503, code: 'rate_limit_unavailable', retryAfter: '2' }),
       );
+    });
+
+    it('keeps memory bounded while down', () => {
+      expect(result.rssGrowthMb).toBeLessThan(RSS_GROWTH_MB);
     });
 
     it('names Redis on /healthz', () => {

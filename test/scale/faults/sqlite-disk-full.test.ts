@@ -19,6 +19,7 @@ import {
   expectOnlySuccessOr503,
   healthz,
   runCase,
+  warmUp,
 } from './matrix';
 
 /** A small tmpfs of its own (root only): a disk that fills up without touching the machine's. */
@@ -84,6 +85,7 @@ describe.skipIf(!mounted)(
       });
       const { key } = await createApiKey(data);
       target = await newTarget(bridge, key);
+      await warmUp(target, 30);
       result = await runCase(target, {
         perSecond: 30,
         faultMs: 5000,
@@ -132,6 +134,10 @@ describe.skipIf(!mounted)(
       expect(health.status).toBe(503);
       expect(health.body.error?.code).toBe('store_full');
       expect(health.body.error?.params).toMatchObject({ dependency: 'store', fault: 'full' });
+    });
+
+    it('keeps memory bounded while full', () => {
+      expect(result.rssGrowthMb).toBeLessThan(40);
     });
 
     it('recovers by itself once space returns', () => {
