@@ -1,3 +1,4 @@
+import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BridgeData,
@@ -34,6 +35,27 @@ const PER_SECOND = 30;
 const FAULT_MS = 5000;
 // Memory a hang may add while requests keep coming: no queue grows with its length.
 const RSS_GROWTH_MB = 40;
+
+const HOST_ORIGIN = 'https://host.example';
+
+/** The full-embed sign-in a browser makes in the host's iframe: its status, type, Retry-After. */
+async function browserSignIn(bridge: BridgeProcess, target: Target) {
+  const jwt = await createSsoToken({
+    secret: target.jwtSecret,
+    orgId: target.orgId,
+    user: { email: `b-${Date.now()}@example.com` },
+  });
+  const res = await fetch(`${bridge.url}/api/sso/jwt?jwt=${jwt}`, {
+    headers: { accept: 'text/html', origin: HOST_ORIGIN },
+    redirect: 'manual',
+  });
+  await res.text();
+  return {
+    status: res.status,
+    type: res.headers.get('content-type')?.split(';')[0],
+    retryAfter: res.headers.get('retry-after'),
+  };
+}
 
 const STORE_CODES = ['store_unavailable', 'rate_limit_unavailable'];
 
@@ -73,6 +95,13 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
     });
     const { key } = await createApiKey(data);
     target = await newTarget(bridge, key);
+    // Full embed on, so the browser sign-in reaches replay protection.
+    const patched = await fetch(`${bridge.url}/api/public/organizations/${target.orgId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fullEmbedEnabled: true, embedAllowedOrigins: [HOST_ORIGIN] }),
+    });
+    expect(patched.status).toBe(200);
     await warmUp(target, PER_SECOND);
   }, 90_000);
 
@@ -176,6 +205,8 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
     let result: CaseResult;
     let health: Awaited<ReturnType<typeof healthz>>;
     const limited: { status: number; code?: string; retryAfter: string | null }[] = [];
+    let browser: Awaited<ReturnType<typeof browserSignIn>>;
+    let browserAfter: Awaited<ReturnType<typeof browserSignIn>>;
 
     beforeAll(async () => {
       result = await runCase(target, {
@@ -185,6 +216,7 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
         repair: async () => redisProxy.pass(),
         during: async () => {
           health = await healthz(bridge);
+          browser = await browserSignIn(bridge, target);
           for (let i = 0; i < 3; i++) {
             const res = await fetch(`${limitsInRedis.url}/api/public/organizations`, {
               headers: { authorization: `Bearer ${target.key}` },
@@ -199,11 +231,17 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
         },
       });
       report.push(describeResult('Redis down', result));
+      browserAfter = await browserSignIn(bridge, target);
     }, 60_000);
 
     it('answers SSO exchanges 503 (replay protection fails closed), never 500', () => {
       expectOnlySuccessOr503(result, ['redis_unavailable']);
       expectBrokenAs(result, { failing: ['sso'], serving: ['read', 'write'] });
+    });
+
+    it('answers the browser sign-in with a 503 page, and signs in again once Redis is back', () => {
+      expect(browser).toEqual({ status: 503, type: 'text/html', retryAfter: '2' });
+      expect(browserAfter).toMatchObject({ status: 302 });
     });
 
     it('answers 503 where the rate limits live in Redis (they fail closed)', () => {
