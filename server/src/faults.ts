@@ -22,16 +22,20 @@ export const RETRY_AFTER_SECONDS: Record<FaultKind, number> = {
   full: 30,
 };
 
-// Node socket errors while reaching PostgreSQL.
+// Node socket errors while reaching PostgreSQL (the last two: a statement written to a
+// connection just dropped, e.g. the rollback after a statement timeout).
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'ECONNABORTED',
   'ETIMEDOUT',
   'EPIPE',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
 ]);
 
 const STORE_CODES: Record<string, FaultKind> = {

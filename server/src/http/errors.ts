@@ -58,7 +58,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
       { code: 'internal_error' },
     );
   } else if (apiError.cause) {
-    req.log?.warn({ err: apiError.cause, title: apiError.title }, apiError.message);
+    req.log?.warn(
+      { err: apiError.cause, title: apiError.title, code: apiError.code },
+      apiError.message,
+    );
   }
   if (res.headersSent) {
     res.end();

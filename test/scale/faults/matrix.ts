@@ -90,15 +90,22 @@ export async function runCase(target: Target, options: CaseOptions): Promise<Cas
 }
 
 /**
- * Runs the load for `ms` first, so the bridge's caches, JIT and pools are warm and the RSS a
- * case measures is what the fault adds.
+ * Runs the load until a whole second of it has succeeded (at most 30 s), so the bridge's caches,
+ * JIT and pools are warm and the RSS a case measures is what the fault adds.
  */
-export async function warmUp(target: Target, perSecond: number, ms = 3000): Promise<void> {
+export async function warmUp(target: Target, perSecond: number): Promise<void> {
   const load = startLoad(target, perSecond);
-  await sleep(ms);
-  await load.stop();
-  const failed = load.samples.filter((s) => !isSuccess(s));
-  if (failed.length > 0) throw new Error(`warm-up failed: ${JSON.stringify(tally(failed))}`);
+  try {
+    for (;;) {
+      await sleep(500);
+      const now = load.now();
+      const recent = load.samples.filter((s) => s.start >= now - 2000 && s.end <= now);
+      if (now > 2000 && recent.length > 0 && recent.every(isSuccess)) return;
+      if (now > 30_000) throw new Error(`warm-up failed: ${JSON.stringify(tally(recent))}`);
+    }
+  } finally {
+    await load.stop();
+  }
 }
 
 /** Every answer a success or a 503 with Retry-After and one of `codes`: no 500, no socket error. */
