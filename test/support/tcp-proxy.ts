@@ -37,12 +37,11 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const forward = (from: net.Socket, to: net.Socket) => {
     from.on('data', (chunk) => {
       if (mode.kind === 'delay') {
-        const ms = mode.ms;
-        from.pause();
+        // Each chunk late by the same time, so they stay in order (timers of equal delay fire
+        // in the order they were set); a latency, not a bandwidth limit.
         setTimeout(() => {
           if (!to.destroyed) to.write(chunk);
-          from.resume();
-        }, ms);
+        }, mode.ms);
       } else if (!to.write(chunk)) {
         from.pause();
         to.once('drain', () => {

@@ -313,6 +313,33 @@ describe('fault matrix: PostgreSQL and Redis down or hung, under a steady mixed 
     });
   });
 
+  describe('PostgreSQL and Redis slow, but within the bounds (50 ms a round trip)', () => {
+    let result: CaseResult;
+
+    beforeAll(async () => {
+      // Lighter load: every PostgreSQL round trip is slower, so the pool serves fewer a second.
+      result = await runCase(target, {
+        perSecond: 12,
+        faultMs: 5000,
+        inject: async () => {
+          pgProxy.delay(25);
+          redisProxy.delay(25);
+        },
+        repair: async () => {
+          pgProxy.pass();
+          redisProxy.pass();
+        },
+      });
+      report.push(describeResult('PostgreSQL and Redis slow', result));
+    }, 60_000);
+
+    it('serves every request, only slower: a bound is not a hair trigger', () => {
+      expectOnlySuccessOr503(result, []);
+      expectBrokenAs(result, { failing: [], serving: ['read', 'write', 'sso'] });
+      expect(result.lost).toBe(0);
+    });
+  });
+
   it('never logged an unhandled error and kept both processes', () => {
     expect(bridge.stdout()).not.toContain('unhandled error');
     expect(limitsInRedis.stdout()).not.toContain('unhandled error');
