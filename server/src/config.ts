@@ -67,6 +67,12 @@ const Env = z.object({
     .string()
     .regex(/^rediss?:\/\//, { error: 'must be a redis:// URL' })
     .optional(),
+  // Bounded waits on dependencies (see Timeouts): past them a request gets 503.
+  BRIDGE_PG_CONNECT_TIMEOUT_MS: int(100, 60_000).default(1500),
+  BRIDGE_PG_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(5000),
+  BRIDGE_REDIS_CONNECT_TIMEOUT_MS: int(100, 60_000).default(1000),
+  BRIDGE_REDIS_COMMAND_TIMEOUT_MS: int(100, 60_000).default(1000),
+  BRIDGE_HEALTHZ_TIMEOUT_MS: int(100, 60_000).default(1000),
 });
 
 export type Config = Readonly<{
@@ -109,6 +115,19 @@ export type Config = Readonly<{
   /** How long the jwtSecret replaced by a rotation keeps verifying SSO tokens (0: not at all). */
   jwtSecretGraceSeconds: number;
   redisUrl: string | undefined;
+  /** How long each dependency may take before the request gets a 503 (ms). */
+  timeouts: DependencyTimeouts;
+}>;
+
+export type DependencyTimeouts = Readonly<{
+  /** PostgreSQL: waiting for a pooled connection, or opening a new one. */
+  pgConnectMs: number;
+  /** PostgreSQL: one statement's answer (client-side; the connection is dropped past it). */
+  pgStatementMs: number;
+  redisConnectMs: number;
+  redisCommandMs: number;
+  /** `/healthz`: each dependency's check. */
+  healthzMs: number;
 }>;
 
 export class ConfigError extends Error {
@@ -169,6 +188,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),
     jwtSecretGraceSeconds: Math.round(e.BRIDGE_JWT_SECRET_GRACE_HOURS * 3600),
     redisUrl: e.REDIS_URL,
+    timeouts: Object.freeze({
+      pgConnectMs: e.BRIDGE_PG_CONNECT_TIMEOUT_MS,
+      pgStatementMs: e.BRIDGE_PG_STATEMENT_TIMEOUT_MS,
+      redisConnectMs: e.BRIDGE_REDIS_CONNECT_TIMEOUT_MS,
+      redisCommandMs: e.BRIDGE_REDIS_COMMAND_TIMEOUT_MS,
+      healthzMs: e.BRIDGE_HEALTHZ_TIMEOUT_MS,
+    }),
   });
 }
 

@@ -133,6 +133,44 @@ describe('loadConfig', () => {
     expect(loadConfig({ BRIDGE_JWT_SECRET_GRACE_HOURS: '0' }).jwtSecretGraceSeconds).toBe(0);
   });
 
+  it('bounds every wait on a dependency by default, and reads each variable', () => {
+    expect(loadConfig({}).timeouts).toEqual({
+      pgConnectMs: 1500,
+      pgStatementMs: 5000,
+      redisConnectMs: 1000,
+      redisCommandMs: 1000,
+      healthzMs: 1000,
+    });
+    const set = loadConfig({
+      BRIDGE_PG_CONNECT_TIMEOUT_MS: '2000',
+      BRIDGE_PG_STATEMENT_TIMEOUT_MS: '30000',
+      BRIDGE_REDIS_CONNECT_TIMEOUT_MS: '300',
+      BRIDGE_REDIS_COMMAND_TIMEOUT_MS: '400',
+      BRIDGE_HEALTHZ_TIMEOUT_MS: '250',
+    });
+    expect(set.timeouts).toEqual({
+      pgConnectMs: 2000,
+      pgStatementMs: 30_000,
+      redisConnectMs: 300,
+      redisCommandMs: 400,
+      healthzMs: 250,
+    });
+    expect(Object.isFrozen(set.timeouts)).toBe(true);
+  });
+
+  it.each([
+    ['BRIDGE_PG_CONNECT_TIMEOUT_MS', '0', 'Too small'],
+    ['BRIDGE_PG_CONNECT_TIMEOUT_MS', '1.5', 'must be a whole number'],
+    ['BRIDGE_PG_STATEMENT_TIMEOUT_MS', '99', 'Too small'],
+    ['BRIDGE_PG_STATEMENT_TIMEOUT_MS', '600001', 'Too big'],
+    ['BRIDGE_REDIS_CONNECT_TIMEOUT_MS', 'soon', 'must be a whole number'],
+    ['BRIDGE_REDIS_COMMAND_TIMEOUT_MS', '60001', 'Too big'],
+    ['BRIDGE_HEALTHZ_TIMEOUT_MS', '-5', 'must be a whole number'],
+  ])('refuses %s=%s, naming it: %s', (name, value, why) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}: ${why}`));
+  });
+
   it.each([
     ['BRIDGE_JWT_SECRET_GRACE_HOURS', '-1'],
     ['BRIDGE_JWT_SECRET_GRACE_HOURS', '721'],
