@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import {
   type TlsCert,
   type TlsServer,
 } from './support/tls-front';
-import { launchWebKit, type WebKit, webKitSkipReason } from './support/webkit';
+import { launchWebKit, type WebKit, WebKitStartError, webKitSkipReason } from './support/webkit';
 
 // The WebKit harness end to end: the real bridge behind a TLS front (throwaway certificate) on
 // https://127.0.0.1:<port>, a host page on https://localhost:<port> (another site), and
@@ -156,29 +157,34 @@ describe.skipIf(SKIP)('the WebKit harness', () => {
     await openFramed(`${front.origin}/api/sso/jwt?jwt=${jwt}`);
     await webkit.waitForScript(
       'return document.readyState === "complete" && location.pathname.startsWith("/embed/")',
-      {
-        what: 'the redirect to the embed page',
-      },
+      { what: 'the redirect to the embed page' },
     );
     expect(await webkit.execute('return location.href')).toBe(
       `${front.origin}/embed/orgs/${org.slug}`,
     );
-    // Which page it shows (signed in, or not: #19) is the embed tests' business; the heading
-    // is there either way.
+    // The bridge answered over TLS with its redirect and a Secure session cookie. Whether the
+    // browser kept it, and so which page shows, is the embed tests' business (#19).
+    const signIn = front.requests.find((r) => r.url.startsWith('/api/sso/jwt?'));
+    expect(signIn?.status).toBe(302);
+    expect(signIn?.setCookie?.[0]).toMatch(/; Secure; SameSite=None/);
     expect(await webkit.elementText(await webkit.findElement('main h1'))).not.toBe('');
   });
 
-  it('blocks a cookie set inside a cross-site frame, keeps one set at top level', async () => {
+  it('drops a cookie set inside a cross-site frame, keeps one set at top level', async () => {
     // In a cross-site frame: the answer carries Set-Cookie, the browser drops it.
     await openFramed(`${front.origin}${PROBE}/set?name=framed`);
     expect(await webkit.pageText()).toBe('set framed');
+    expect(front.requests.at(-1)?.setCookie).toEqual([
+      'framed=1; Path=/; Max-Age=600; Secure; SameSite=None',
+    ]);
     await openFramed(`${front.origin}${PROBE}/show`);
     expect(await webkit.pageText()).toBe('cookies: []');
 
     // Control: the same frame on a same-site page keeps its cookie, so it is the cross-site
-    // context that blocks it, not the frame, TLS or the cookie's flags.
-    await openFramed(`${front.origin}${PROBE}/set?name=samesite`, `${front.origin}${PROBE}/frame`);
-    await openFramed(`${front.origin}${PROBE}/show`, `${front.origin}${PROBE}/frame`);
+    // context that drops it, not the frame, TLS or the cookie's attributes.
+    const sameSite = `${front.origin}${PROBE}/frame`;
+    await openFramed(`${front.origin}${PROBE}/set?name=samesite`, sameSite);
+    await openFramed(`${front.origin}${PROBE}/show`, sameSite);
     expect(await webkit.pageText()).toBe('cookies: [samesite=1]');
 
     // Top level: kept, and sent back.
@@ -189,10 +195,81 @@ describe.skipIf(SKIP)('the WebKit harness', () => {
     expect((await webkit.cookies()).map((c) => c.name).sort()).toEqual(['samesite', 'top']);
   });
 
+  // WebKitGTK's default policy ("no third-party") refuses new cookies in a cross-site frame but
+  // still sends the ones the site set as first party: how an older session can stand in (#19).
+  it('still sends first-party cookies to the cross-site frame (WebKitGTK default policy)', async () => {
+    await openFramed(`${front.origin}${PROBE}/show`);
+    expect(await webkit.pageText()).toBe('cookies: [samesite=1; top=1]');
+  });
+
   it('takes a screenshot', async () => {
     await webkit.switchToFrame(null);
     const png = await webkit.screenshot();
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.length).toBeGreaterThan(1_000);
   });
+
+  describe('with ITP on (launchWebKit({ itp: true }), as in Safari)', () => {
+    let safari: WebKit;
+    beforeAll(async () => {
+      safari = await launchWebKit({ itp: true });
+    }, 40_000);
+    afterAll(() => safari?.close(), 20_000);
+
+    it('sends no cookie at all to a cross-site frame, first-party ones included', async () => {
+      await safari.navigate(`${front.origin}${PROBE}/set?name=top`);
+      await safari.navigate(`${front.origin}${PROBE}/show`);
+      expect(await safari.pageText()).toBe('cookies: [top=1]');
+      await safari.navigate(
+        `${host.origin}/frame?src=${encodeURIComponent(`${front.origin}${PROBE}/show`)}`,
+      );
+      await safari.switchToFrame(await safari.findElement('iframe'));
+      expect(await safari.pageText()).toBe('cookies: []');
+    });
+  });
 });
+
+describe.skipIf(SKIP)('launchWebKit and close', () => {
+  it('refuses a throwaway certificate without acceptInsecureCerts', async () => {
+    const server = await startHttpsServer((_req, res) => html(res, '<p>reached</p>'));
+    const strict = await launchWebKit({ acceptInsecureCerts: false });
+    try {
+      await strict.navigate(`${server.origin}/`);
+      expect(await strict.pageText()).toBe('');
+      expect(server.requests).toEqual([]);
+    } finally {
+      await strict.close();
+      await server.close();
+    }
+  });
+
+  it('stops every process it started and removes the profile, after a start or a failed one', async () => {
+    const browser = await launchWebKit();
+    const names = browser.processes().map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['Xvfb', 'WebKitWebDriver', 'MiniBrowser']));
+    expect(existsSync(browser.profileDir)).toBe(true);
+    await browser.close();
+    expect(browser.processes()).toEqual([]);
+    expect(existsSync(browser.profileDir)).toBe(false);
+
+    // MiniBrowser refuses the argument; WebKitWebDriver alone would wait for it forever.
+    const started = Date.now();
+    const failed = await launchWebKit({ browserArgs: ['--no-such-option'] }).catch((e) => e);
+    expect(failed).toBeInstanceOf(WebKitStartError);
+    expect(failed.message).toContain('MiniBrowser exited during New Session');
+    expect(failed.message).toContain('Unknown option --no-such-option');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(failed.pids.length).toBeGreaterThanOrEqual(2);
+    for (const pid of failed.pids) expect(isRunning(pid)).toBe(false);
+    expect(existsSync(failed.profileDir)).toBe(false);
+  });
+});
+
+/** Whether `pid` runs (a zombie waiting for its parent to reap it does not). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}

@@ -76,6 +76,19 @@ export async function makeThrowawayCert(
   }
 }
 
+export interface ServedRequest {
+  method: string;
+  /** Path and query, as received. */
+  url: string;
+  host: string;
+  /** The Cookie header the browser sent, if any. */
+  cookie: string | undefined;
+  /** The answer's status once sent (forwarded or not); undefined while in flight. */
+  status?: number;
+  /** The answer's Set-Cookie headers, once sent. */
+  setCookie?: string[];
+}
+
 export interface TlsServer {
   port: number;
   /** `https://<host>:<port>` for the default host name (see `host`). */
@@ -83,7 +96,7 @@ export interface TlsServer {
   /** The origin of this server under another name the certificate covers, e.g. `127.0.0.1`. */
   originAs(host: string): string;
   /** Requests served so far: method, path with query, and the Cookie header they carried. */
-  requests: Array<{ method: string; url: string; host: string; cookie: string | undefined }>;
+  requests: ServedRequest[];
   close(): Promise<void>;
 }
 
@@ -95,6 +108,33 @@ export interface TlsServerOptions {
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+/**
+ * Fills `served.status` and `served.setCookie` when the answer is sent. Headers given to
+ * `writeHead` as an object bypass `getHeader`, so they are read on the way through.
+ */
+function recordAnswer(res: ServerResponse, served: ServedRequest) {
+  const cookies: string[] = [];
+  const take = (value: unknown) => {
+    if (value !== undefined) cookies.push(...([] as unknown[]).concat(value).map(String));
+  };
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  (res as { writeHead: unknown }).writeHead = (...args: unknown[]) => {
+    for (const arg of args.slice(1)) {
+      if (!arg || typeof arg !== 'object' || Array.isArray(arg)) continue;
+      for (const [name, value] of Object.entries(arg)) {
+        if (name.toLowerCase() === 'set-cookie') take(value);
+      }
+    }
+    return writeHead(...args);
+  };
+  res.once('finish', () => {
+    take(res.getHeader('set-cookie'));
+    served.status = res.statusCode;
+    // writeHead merges its object into headers set earlier: the same line may come twice.
+    if (cookies.length > 0) served.setCookie = [...new Set(cookies)];
+  });
+}
 
 const hostForUrl = (host: string) => (isIP(host) === 6 ? `[${host}]` : host);
 
@@ -113,12 +153,14 @@ export async function startHttpsServer(
   }
   const requests: TlsServer['requests'] = [];
   const server: Server = createServer({ cert: cert.cert, key: cert.key }, (req, res) => {
-    requests.push({
+    const served: ServedRequest = {
       method: req.method ?? '',
       url: req.url ?? '',
       host: req.headers.host ?? '',
       cookie: req.headers.cookie,
-    });
+    };
+    requests.push(served);
+    recordAnswer(res, served);
     const url = new URL(req.url ?? '/', `https://${req.headers.host ?? host}`);
     Promise.resolve(handler(req, res, url)).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });

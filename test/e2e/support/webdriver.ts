@@ -218,17 +218,22 @@ export async function webDriverCommand<T = unknown>(
   path: string,
   body: unknown,
   timeoutMs: number,
+  /** Aborts the command early; its reason becomes the error's message. */
+  signal?: AbortSignal,
 ): Promise<T> {
   const name = `${method} ${path}`;
   let res: Response;
   try {
+    const timeout = AbortSignal.timeout(timeoutMs);
     res = await fetch(`${driverUrl}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
   } catch (error) {
+    if (signal?.aborted)
+      throw new WebDriverError(name, 0, 'aborted', String(signal.reason?.message ?? signal.reason));
     const reason =
       error instanceof Error && error.name === 'TimeoutError'
         ? `no answer in ${timeoutMs} ms`

@@ -90,6 +90,13 @@ export interface WebKit extends WebDriverSession {
   readonly display: string;
   /** What the driver and the browser wrote to stdout/stderr so far (for failure messages). */
   logs(): string;
+  /** The temporary directory holding the profile (HOME, XDG dirs); gone after `close()`. */
+  readonly profileDir: string;
+  /**
+   * The live processes it started (Xvfb, the driver, MiniBrowser, WebKit's network and web
+   * processes), by pid and name: empty after `close()`.
+   */
+  processes(): Array<{ pid: number; name: string }>;
   /**
    * Ends the session, then kills the driver, the browser and its helper processes, and Xvfb, and
    * removes the profile directory. Idempotent; never throws.
@@ -137,7 +144,7 @@ export async function launchWebKit(options: WebKitOptions = {}): Promise<WebKit>
   try {
     const display = await startXvfb(started, left());
     const driverUrl = await startDriver(started, display, left());
-    const session = await newSession(driverUrl, options, left());
+    const session = await newSession(started, driverUrl, options, left());
     started.session = session;
     const version = String(session.capabilities.browserVersion ?? '');
     const { width = 1280, height = 1000 } = options.window ?? {};
@@ -145,15 +152,36 @@ export async function launchWebKit(options: WebKitOptions = {}): Promise<WebKit>
     return Object.assign(session, {
       version,
       display,
+      profileDir: started.dir,
       logs: () => started.output.join(''),
+      processes: () => [...groupProcesses(started.xvfb), ...groupProcesses(started.driver)],
       close: () => close(started),
     }) as WebKit;
   } catch (error) {
     const logs = started.output.join('').trim();
+    const pids = [...groupProcesses(started.xvfb), ...groupProcesses(started.driver)].map(
+      (p) => p.pid,
+    );
     await close(started);
-    if (error instanceof Error && logs)
-      error.message += `\n--- driver/browser output ---\n${logs.slice(-4000)}`;
-    throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new WebKitStartError(
+      `WebKit did not start: ${reason}${logs ? `\n--- driver/browser output ---\n${logs.slice(-4000)}` : ''}`,
+      { cause: error, profileDir: started.dir, pids },
+    );
+  }
+}
+
+/** A failed `launchWebKit`: what it had started, all stopped and removed before it is thrown. */
+export class WebKitStartError extends Error {
+  readonly profileDir: string;
+  /** The processes that ran when the start failed (now killed). */
+  readonly pids: number[];
+
+  constructor(message: string, details: { cause: unknown; profileDir: string; pids: number[] }) {
+    super(message, { cause: details.cause });
+    this.name = 'WebKitStartError';
+    this.profileDir = details.profileDir;
+    this.pids = details.pids;
   }
 }
 
@@ -254,6 +282,7 @@ async function startDriver(started: Started, display: string, timeoutMs: number)
 }
 
 async function newSession(
+  started: Started,
   driverUrl: string,
   options: WebKitOptions,
   timeoutMs: number,
@@ -276,12 +305,13 @@ async function newSession(
       'webkitgtk:browserOptions': { binary, args },
     },
   };
-  // The driver waits for the browser without a limit (a browser that cannot open the display
-  // hangs New Session): the fetch timeout bounds it.
+  // The driver waits for the browser without a limit (one that cannot open the display, or that
+  // exited, hangs New Session): the fetch timeout and the watch on MiniBrowser bound it.
+  const watch = watchBrowserStart(started.driver);
   const answer = await webDriverCommand<{
     sessionId: string;
     capabilities: Record<string, unknown>;
-  }>(driverUrl, 'POST', '/session', { capabilities }, timeoutMs);
+  }>(driverUrl, 'POST', '/session', { capabilities }, timeoutMs, watch.signal).finally(watch.stop);
   const commandTimeoutMs =
     Math.max(options.pageLoadTimeoutMs ?? 20_000, options.scriptTimeoutMs ?? 10_000) + 10_000;
   return new WebDriverSession(driverUrl, answer.sessionId, answer.capabilities, commandTimeoutMs);
@@ -295,11 +325,12 @@ const signalGroup = (child: ChildProcess | undefined, signal: NodeJS.Signals) =>
 };
 
 /**
- * Whether any process of the group led by `child` still runs. Zombies do not count: WebKit's
- * helpers are reparented when MiniBrowser exits, and reaping them is init's business.
+ * The live processes of the group led by `child` (pid and command name). Zombies do not count:
+ * WebKit's helpers are reparented when MiniBrowser exits, and reaping them is init's business.
  */
-const groupAlive = (child: ChildProcess | undefined) => {
-  if (!child?.pid) return false;
+function groupProcesses(child: ChildProcess | undefined): Array<{ pid: number; name: string }> {
+  if (!child?.pid) return [];
+  const found: Array<{ pid: number; name: string }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -308,12 +339,41 @@ const groupAlive = (child: ChildProcess | undefined) => {
     } catch {
       continue;
     }
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so split after the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === child.pid && state !== 'Z') return true;
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses.
+    const close = stat.lastIndexOf(')');
+    const [state, , pgrp] = stat.slice(close + 2).split(' ');
+    if (Number(pgrp) === child.pid && state !== 'Z') {
+      found.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close) });
+    }
   }
-  return false;
-};
+  return found;
+}
+
+const groupAlive = (child: ChildProcess | undefined) => groupProcesses(child).length > 0;
+
+/**
+ * Aborts when the browser dies while New Session waits (WebKitWebDriver itself would wait
+ * forever, e.g. for a MiniBrowser that rejected an argument).
+ */
+function watchBrowserStart(driver: ChildProcess | undefined): {
+  signal: AbortSignal;
+  stop(): void;
+} {
+  const controller = new AbortController();
+  const started = Date.now();
+  let seen = false;
+  const timer = setInterval(() => {
+    const running = groupProcesses(driver).some((p) => p.name === 'MiniBrowser');
+    if (running) seen = true;
+    // One that fails at once (a bad argument) may come and go between two looks.
+    else if (seen || Date.now() - started > 5_000) {
+      controller.abort(
+        new Error(`MiniBrowser ${seen ? 'exited' : 'did not start'} during New Session`),
+      );
+    }
+  }, 100);
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
+}
 
 function killNow(started: Started) {
   signalGroup(started.driver, 'SIGKILL');
