@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
@@ -10,6 +12,7 @@ import {
   type TlsCert,
   type TlsServer,
 } from './support/tls-front';
+import { waitFor } from './support/webdriver';
 import { launchWebKit, type WebKit, WebKitStartError, webKitSkipReason } from './support/webkit';
 
 // The WebKit harness end to end: the real bridge behind a TLS front (throwaway certificate) on
@@ -262,6 +265,24 @@ describe.skipIf(SKIP)('launchWebKit and close', () => {
     expect(failed.pids.length).toBeGreaterThanOrEqual(2);
     for (const pid of failed.pids) expect(isRunning(pid)).toBe(false);
     expect(existsSync(failed.profileDir)).toBe(false);
+  });
+
+  it('cleans up after a test process killed without close()', async () => {
+    const orphan = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/webkit-orphan.ts', import.meta.url))],
+      { encoding: 'utf8', timeout: 40_000 },
+    );
+    expect(orphan.signal).toBe('SIGKILL');
+    const { profileDir, pids } = JSON.parse(orphan.stdout) as {
+      profileDir: string;
+      pids: number[];
+    };
+    expect(pids.length).toBeGreaterThanOrEqual(4);
+    await waitFor(async () => !pids.some(isRunning) && !existsSync(profileDir), {
+      timeoutMs: 5_000,
+      what: 'the reaper',
+    });
   });
 });
 

@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../support/free-port';
@@ -106,12 +114,37 @@ export interface WebKit extends WebDriverSession {
 
 interface Started {
   dir: string;
+  /** Kills the process groups and removes `dir` if this process dies without `close()`. */
+  reaper?: ChildProcess;
   xvfb?: ChildProcess;
   driver?: ChildProcess;
   session?: WebDriverSession;
   output: string[];
   closed?: Promise<void>;
 }
+
+/**
+ * A watchdog shell in its own process group: once this (test) process is gone, even killed by a
+ * signal, it kills the process groups listed in `<dir>/pgids` and removes `dir`.
+ */
+function startReaper(dir: string): ChildProcess {
+  const script = [
+    'while kill -0 "$1" 2>/dev/null; do sleep 1; done',
+    'for g in $(cat "$2/pgids" 2>/dev/null); do kill -9 "-$g" 2>/dev/null; done',
+    'rm -rf -- "$2"',
+  ].join('\n');
+  const reaper = spawn('/bin/sh', ['-c', script, 'webkit-reaper', String(process.pid), dir], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  reaper.unref();
+  return reaper;
+}
+
+/** Lists a detached child's process group for the reaper. */
+const reapLater = (started: Started, child: ChildProcess) => {
+  if (child.pid) appendFileSync(path.join(started.dir, 'pgids'), `${child.pid}\n`);
+};
 
 /** Every started set not closed yet: killed on process exit if a test forgot (or crashed). */
 const live = new Set<Started>();
@@ -132,6 +165,7 @@ export async function launchWebKit(options: WebKitOptions = {}): Promise<WebKit>
     );
   }
   const started: Started = { dir: mkdtempSync(path.join(tmpdir(), 'bk-webkit-')), output: [] };
+  started.reaper = startReaper(started.dir);
   live.add(started);
   if (!exitHook) {
     exitHook = true;
@@ -224,6 +258,7 @@ async function startXvfb(started: Started, timeoutMs: number): Promise<string> {
     { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
   );
   started.xvfb = xvfb;
+  reapLater(started, xvfb);
   capture(started, xvfb, 'Xvfb');
   const fd3 = xvfb.stdio[3] as NodeJS.ReadableStream;
   return new Promise<string>((resolve, reject) => {
@@ -258,6 +293,7 @@ async function startDriver(started: Started, display: string, timeoutMs: number)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.driver = driver;
+  reapLater(started, driver);
   capture(started, driver, 'driver');
   const url = `http://127.0.0.1:${port}`;
   let exited = false;
@@ -379,6 +415,7 @@ function killNow(started: Started) {
   signalGroup(started.driver, 'SIGKILL');
   signalGroup(started.xvfb, 'SIGKILL');
   rmSync(started.dir, { recursive: true, force: true });
+  started.reaper?.kill('SIGKILL');
 }
 
 /** Stops a process group: SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
@@ -400,6 +437,7 @@ function close(started: Started): Promise<void> {
     await stopGroup(started.driver, 3_000);
     await stopGroup(started.xvfb, 2_000);
     rmSync(started.dir, { recursive: true, force: true });
+    started.reaper?.kill('SIGKILL');
     live.delete(started);
   })();
   return started.closed;
