@@ -205,6 +205,22 @@ describe.skipIf(SKIP)('the WebKit harness', () => {
     expect(await webkit.pageText()).toBe('cookies: [samesite=1; top=1]');
   });
 
+  it('reaches the front by another name of its certificate, and reloads', async () => {
+    await webkit.switchToFrame(null);
+    await webkit.navigate(`${front.originAs('bridge.localhost')}${PROBE}/set?name=named`);
+    await webkit.refresh();
+    expect(await webkit.pageText()).toBe('set named');
+    // Loaded twice (MiniBrowser also asks that host for /favicon.ico).
+    const named = front.requests.filter((r) => r.host === `bridge.localhost:${front.port}`);
+    expect(named.filter((r) => r.url === `${PROBE}/set?name=named`)).toHaveLength(2);
+    // Another host, so another cookie jar entry: 127.0.0.1's cookies are not sent here.
+    await webkit.navigate(`${front.originAs('bridge.localhost')}${PROBE}/show`);
+    expect(await webkit.pageText()).toBe('cookies: [named=1]');
+    await webkit.deleteCookies();
+    await webkit.navigate(`${front.originAs('bridge.localhost')}${PROBE}/show`);
+    expect(await webkit.pageText()).toBe('cookies: []');
+  });
+
   it('takes a screenshot', async () => {
     await webkit.switchToFrame(null);
     const png = await webkit.screenshot();

@@ -77,6 +77,15 @@ export class WebDriverSession {
     await this.command('POST', '/url', { url });
   }
 
+  /** Reloads the top-level document (as the user would; a frame reloads by script). */
+  async refresh(): Promise<void> {
+    await this.command('POST', '/refresh', {});
+  }
+
+  async back(): Promise<void> {
+    await this.command('POST', '/back', {});
+  }
+
   currentUrl(): Promise<string> {
     return this.command('GET', '/url');
   }
@@ -159,6 +168,11 @@ export class WebDriverSession {
   /** The cookies the current document's URL would be sent (WebDriver's view, any flags). */
   cookies(): Promise<Cookie[]> {
     return this.command('GET', '/cookie');
+  }
+
+  /** Deletes every cookie the current document's URL would be sent. */
+  async deleteCookies(): Promise<void> {
+    await this.command('DELETE', '/cookie');
   }
 
   /** A PNG of the top-level viewport. */
