@@ -275,9 +275,10 @@ describe.skipIf(SKIP)('launchWebKit and close', () => {
     const started = Date.now();
     const failed = await launchWebKit({ browserArgs: ['--no-such-option'] }).catch((e) => e);
     expect(failed).toBeInstanceOf(WebKitStartError);
-    expect(failed.message).toContain('MiniBrowser exited during New Session');
+    // Seen exiting, or (if it came and went between two looks) never seen within 10 s.
+    expect(failed.message).toMatch(/MiniBrowser (exited|did not start) during New Session/);
     expect(failed.message).toContain('Unknown option --no-such-option');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(failed.pids.length).toBeGreaterThanOrEqual(2);
     for (const pid of failed.pids) expect(isRunning(pid)).toBe(false);
     expect(existsSync(failed.profileDir)).toBe(false);
