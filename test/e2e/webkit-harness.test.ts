@@ -17,8 +17,9 @@ import { launchWebKit, type WebKit, WebKitStartError, webKitSkipReason } from '.
 
 // The WebKit harness end to end: the real bridge behind a TLS front (throwaway certificate) on
 // https://127.0.0.1:<port>, a host page on https://localhost:<port> (another site), and
-// WebKitGTK's MiniBrowser with a fresh profile and its default cookie policy, which blocks
-// third-party cookies as Safari does. Cookie probes live on the TLS front, on the bridge's site.
+// WebKitGTK's MiniBrowser with a fresh profile and its default cookie policy (a cross-site frame
+// cannot set cookies), then with ITP as in Safari (it gets none at all). Cookie probes live on
+// the TLS front, on the bridge's site, so the bridge needs no test routes.
 
 const SKIP = webKitSkipReason();
 if (SKIP) console.warn(SKIP);
@@ -288,7 +289,7 @@ describe.skipIf(SKIP)('launchWebKit and close', () => {
     const orphan = spawnSync(
       process.execPath,
       ['--import', 'tsx', fileURLToPath(new URL('./fixtures/webkit-orphan.ts', import.meta.url))],
-      { encoding: 'utf8', timeout: 40_000 },
+      { encoding: 'utf8', timeout: 25_000 },
     );
     expect(orphan.signal).toBe('SIGKILL');
     const { profileDir, pids } = JSON.parse(orphan.stdout) as {
