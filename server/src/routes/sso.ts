@@ -9,9 +9,14 @@ import { sessionCookie } from '../http/cookies';
 import { setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
-import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange';
-import { unverifiedOrgId } from '../sso/token';
-import { findOrganizationById, type OrganizationRow } from '../store/organizations';
+import {
+  issueSession,
+  type OrgAndMember,
+  provisionMember,
+  readTokenOrganization,
+  verifyHostToken,
+} from '../sso/exchange';
+import { unverifiedClaims } from '../sso/token';
 import { sendErrorPage } from './embed-page';
 
 /** The origin of the page framing a full-embed sign-in: `Origin`, else the origin of `Referer`. */
@@ -33,22 +38,26 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     // A page of an allowed origin must be able to read a refusal too (401 for an expired
     // token, 429 with Retry-After): CORS follows the organization the token names, before it
     // is verified. That says nothing a preflight would not; the answer itself stays generic.
-    const namedOrgId = origin ? unverifiedOrgId(body.jwt) : undefined;
-    let named: OrganizationRow | undefined;
-    if (origin && namedOrgId && !namedOrgId.includes('\u0000')) {
-      named = await findOrganizationById(deps.store.db, namedOrgId);
-      if (named && rowAllowsOrigin(named, origin)) setCorsHeaders(res, origin);
+    const named = origin ? unverifiedClaims(body.jwt) : undefined;
+    let known: OrgAndMember | undefined;
+    if (origin && named) {
+      known = await readTokenOrganization(deps, named.orgId, named.email);
+      if (known && rowAllowsOrigin(known.org, origin)) setCorsHeaders(res, origin);
     }
-    const { org, claims } = await verifyHostToken(deps, body.jwt, {
-      known: named,
-      admit: async (org) => {
-        await deps.limits.sso.hit(`sso:${org.id}`, res);
+    const {
+      org,
+      claims,
+      member: read,
+    } = await verifyHostToken(deps, body.jwt, {
+      known,
+      rateLimit: res,
+      admit: (org) => {
         if (origin && !rowAllowsOrigin(org, origin)) {
           throw forbidden('Origin not allowed for this organization', 'origin_not_allowed');
         }
       },
     });
-    const member = await provisionMember(deps, org, claims);
+    const member = await provisionMember(deps, org, claims, read);
     const session = await issueSession(deps, member, { kind: 'kit' });
     return {
       data: {
@@ -66,9 +75,13 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     try {
       const query = parseInput(SsoBrowserQuery, req.query, 'query');
       const origin = framingOrigin(req);
-      const { org, claims } = await verifyHostToken(deps, query.jwt, {
-        admit: async (org) => {
-          await deps.limits.sso.hit(`sso:${org.id}`, res);
+      const {
+        org,
+        claims,
+        member: read,
+      } = await verifyHostToken(deps, query.jwt, {
+        rateLimit: res,
+        admit: (org) => {
           if (!org.fullEmbedEnabled)
             throw forbidden(
               'Full embed is not enabled for this organization',
@@ -79,7 +92,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
           }
         },
       });
-      const member = await provisionMember(deps, org, claims);
+      const member = await provisionMember(deps, org, claims, read);
       const session = await issueSession(deps, member, { kind: 'embed', framingOrigin: origin });
       const maxAge = Math.max(
         0,
