@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { type Limiter, limiterFault, type RateLimitOutcome } from '../http/rate-limit';
 import type { Store } from '../store/db';
 import { precompiled } from '../store/precompiled';
-import { hitAndClaimJtiPg, hitAndClaimJtiRedis, redisJtiKey } from '../store/sso-exchange';
+import { hitAndClaimJtiRedis, pgHitAndClaim, redisJtiKey } from '../store/sso-exchange';
 
 // Taken over only when the stored entry has expired; a live one means replay.
 const claimJti = precompiled((db, orgId: string, jti: string, expiresAt: string, at: string) =>
@@ -97,14 +97,14 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
   }
 
   const { pgPool } = store;
+  const hitAndClaim = pgPool ? pgHitAndClaim(pgPool) : undefined;
   return {
     async consumeCountingHit(orgId, jti, expiresAt, limiter, key) {
       const { backend } = limiter;
-      if (!pgPool || backend.kind !== 'postgres' || backend.pool !== pgPool) return undefined;
-      const at = now();
-      await purgeDue(at.toISOString());
+      if (!hitAndClaim || backend.kind !== 'postgres' || backend.pool !== pgPool) return undefined;
+      await purgeDue(now().toISOString());
       const claim = { orgId, jti, expiresAt: expiresAt.toISOString() };
-      return counting(limiter, () => hitAndClaimJtiPg(pgPool, limiter, key, claim, at));
+      return counting(limiter, () => hitAndClaim(limiter, key, claim));
     },
     async consume(orgId, jti, expiresAt) {
       const at = now().toISOString();

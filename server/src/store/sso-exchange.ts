@@ -121,58 +121,123 @@ export interface HitAndClaim {
   fresh: boolean;
 }
 
-// One hit on the counter with rate-limiter-flexible's arithmetic (a new window of 1 point once
-// the last one has expired; see api-keys.ts), then the jti claim, only when the hit is within
-// the limit. The claim takes over an expired entry; a live one means replay (as in replay.ts).
-const HIT_AND_CLAIM = `
+// Hits on the counter with rate-limiter-flexible's arithmetic (a new window once the last one
+// has expired; see api-keys.ts), `$2` at once, then the claims of the jtis ($5, in arrival
+// order), each only when its own hit is within the limit: the i-th hit of the batch is the
+// counter's (points - n + i)-th. A claim takes over an expired entry; a live one means replay
+// (as in replay.ts).
+const HITS_AND_CLAIMS = `
 with hit as (
-  insert into rate_limits (key, points, expire) values ($1, 1, $2::bigint)
+  insert into rate_limits (key, points, expire) values ($1, $2::int, $3::bigint)
   on conflict (key) do update set
-    points = case when rate_limits.expire <= $3::bigint then 1 else rate_limits.points + 1 end,
-    expire = case when rate_limits.expire <= $3::bigint then $2::bigint else rate_limits.expire end
+    points = case when rate_limits.expire <= $4::bigint then $2::int
+      else rate_limits.points + $2::int end,
+    expire = case when rate_limits.expire <= $4::bigint then $3::bigint else rate_limits.expire end
   returning points, expire
+), wanted as (
+  select c.jti, c.expires_at from unnest($5::text[], $8::text[]) with ordinality
+    as c(jti, expires_at, i), hit
+  where c.jti is not null and hit.points - $2::int + c.i <= $6::int
 ), claim as (
   insert into sso_jti (organization_id, jti, expires_at)
-  select $4, $5, $6 from hit where hit.points <= $7::int
+  select $7, wanted.jti, wanted.expires_at from wanted
   on conflict (organization_id, jti) do update set expires_at = excluded.expires_at
-    where sso_jti.expires_at < $8
+    where sso_jti.expires_at < $9
   returning jti
 )
 select hit.points as "points", hit.expire::text as "expire",
-  exists (select 1 from claim) as "fresh"
+  array(select jti from claim) as "claimed"
 from hit`;
+
+interface PendingClaim {
+  jti: string;
+  expiresAt: string;
+  resolve(outcome: HitAndClaim): void;
+  reject(err: unknown): void;
+}
 
 /**
  * PostgreSQL with the counters in the store: one hit on `counter.keyPrefix + key` and the
- * claim of (orgId, jti) until `expiresAt`, in one statement (one round trip, atomic).
+ * claim of (orgId, jti), in one statement (one round trip, atomic).
+ *
+ * Group-counted: every exchange of an organization hits the same counter row, whose lock each
+ * statement holds through its commit (a WAL flush), so one at a time could pass, whatever
+ * the pool size. Here at most one statement per counter is in flight per process; the hits
+ * that arrive meanwhile go together in the next, which adds their number to the counter at
+ * once and hands each its own place in it: the same counts, the same refusals, as one by one.
+ * Across processes the row lock still orders the statements.
  */
-export async function hitAndClaimJtiPg(
-  pool: Pg.Pool,
-  counter: HitCounter,
-  key: string,
-  claim: { orgId: string; jti: string; expiresAt: string },
-  now: Date,
-): Promise<HitAndClaim> {
-  const at = now.getTime();
-  const { rows } = await pool.query({
-    name: statementNameOn(pool, HIT_AND_CLAIM),
-    text: HIT_AND_CLAIM,
-    values: [
-      counter.keyPrefix + key,
-      at + counter.windowMs,
-      at,
-      claim.orgId,
-      claim.jti,
-      claim.expiresAt,
-      counter.limit,
-      now.toISOString(),
-    ],
-  });
-  const row = rows[0] as { points: number; expire: string; fresh: boolean };
-  return {
-    consumedPoints: row.points,
-    msBeforeNext: Math.max(0, Number(row.expire) - Date.now()),
-    fresh: row.fresh,
+export function pgHitAndClaim(pool: Pg.Pool) {
+  const inFlight = new Map<string, PendingClaim[] | undefined>();
+
+  async function send(
+    counter: HitCounter,
+    counterKey: string,
+    orgId: string,
+    batch: PendingClaim[],
+  ) {
+    try {
+      // A jti twice in one batch: the first is claimed (or refused), the later ones replays.
+      const firstOf = new Map<string, number>();
+      for (const [i, c] of batch.entries()) if (!firstOf.has(c.jti)) firstOf.set(c.jti, i);
+      const now = new Date();
+      const at = now.getTime();
+      const { rows } = await pool.query({
+        name: statementNameOn(pool, HITS_AND_CLAIMS),
+        text: HITS_AND_CLAIMS,
+        values: [
+          counterKey,
+          batch.length,
+          at + counter.windowMs,
+          at,
+          // Later duplicates keep their place (and their hit) but claim nothing.
+          batch.map((c, i) => (firstOf.get(c.jti) === i ? c.jti : null)),
+          counter.limit,
+          orgId,
+          batch.map((c) => c.expiresAt),
+          now.toISOString(),
+        ],
+      });
+      const row = rows[0] as { points: number; expire: string; claimed: string[] };
+      const claimed = new Set(row.claimed);
+      const msBeforeNext = Math.max(0, Number(row.expire) - Date.now());
+      for (const [i, c] of batch.entries()) {
+        c.resolve({
+          consumedPoints: row.points - batch.length + i + 1,
+          msBeforeNext,
+          fresh: firstOf.get(c.jti) === i && claimed.has(c.jti),
+        });
+      }
+    } catch (err) {
+      for (const c of batch) c.reject(err);
+    }
+  }
+
+  return (
+    counter: HitCounter,
+    key: string,
+    claim: { orgId: string; jti: string; expiresAt: string },
+  ): Promise<HitAndClaim> => {
+    // One batch per counter and organization: the statement counts and claims for one of each.
+    const counterKey = counter.keyPrefix + key;
+    const batchKey = `${counterKey}\u0000${claim.orgId}`;
+    return new Promise<HitAndClaim>((resolve, reject) => {
+      const entry = { jti: claim.jti, expiresAt: claim.expiresAt, resolve, reject };
+      const waiting = inFlight.get(batchKey);
+      if (waiting) {
+        waiting.push(entry);
+        return;
+      }
+      // None in flight: this one goes now; those arriving meanwhile gather for the next.
+      const run = async (batch: PendingClaim[]) => {
+        inFlight.set(batchKey, []);
+        await send(counter, counterKey, claim.orgId, batch);
+        const next = inFlight.get(batchKey)!;
+        if (next.length > 0) void run(next);
+        else inFlight.delete(batchKey);
+      };
+      void run([entry]);
+    });
   };
 }
 

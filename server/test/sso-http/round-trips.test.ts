@@ -173,6 +173,37 @@ describe.each([
       expect(spent.body.error).toMatchObject({ code: 'rate_limited' });
     });
 
+    it('counts concurrent exchanges one by one: exactly the limit pass, each place given once', async () => {
+      await newOrg();
+      // Many at once on each instance: they go to the counter together (sso-exchange.ts).
+      const tokens = await Promise.all(
+        Array.from({ length: 12 }, () => signHs256(claimsFor(org.id), org.jwtSecret)),
+      );
+      const results = await Promise.all(tokens.map((jwt, i) => exchange(i % 2 ? one : two, jwt)));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(tokens.length - LIMIT);
+      const places = results
+        .filter((r) => r.status === 200)
+        .map((r) => r.headers.get('ratelimit-remaining'))
+        .sort();
+      expect(places).toEqual(['0', '1', '2']);
+    });
+
+    it('accepts one of many concurrent uses of one jti on both instances', async () => {
+      await newOrg();
+      const claims = claimsFor(org.id);
+      const jwt = await signHs256(claims, org.jwtSecret);
+      const results = await Promise.all(
+        Array.from({ length: LIMIT }, (_, i) => exchange(i % 2 ? one : two, jwt)),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(LIMIT - 1).fill(401)]);
+      for (const r of results.filter((r) => r.status === 401)) {
+        expect(r.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
+      }
+      expect(await jtiUsed(org.id, claims.jti)).toBe(true);
+    });
+
     it('takes a member whose groups changed through the transaction, and answers the new groups', async () => {
       await newOrg();
       const email = `g-${randomBytes(4).toString('hex')}@example.com`;
