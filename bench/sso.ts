@@ -3,7 +3,7 @@
 // email each request), next to a bare Express POST route answering a body of the same size.
 // On every engine: SQLite, PostgreSQL (a fresh database per run), PostgreSQL with Redis (a
 // private redis-server per run: replay protection and rate limits in Redis).
-// BENCH_SSO_ENGINES picks some (sqlite,postgres,postgres-named,postgres-redis); BENCH_SSO_ROUNDS
+// BENCH_SSO_ENGINES picks some (sqlite,postgres,postgres-named,postgres-pool32,postgres-redis); BENCH_SSO_ROUNDS
 // and BENCH_SSO_SECONDS set the interleaved rounds.
 // Run alone: npm run bench sso
 import os from 'node:os';
@@ -34,6 +34,12 @@ const ENGINES = {
     pg: true,
     redis: false,
     env: { BRIDGE_PG_PREPARED: 'named' },
+  },
+  'postgres-pool32': {
+    label: 'PostgreSQL, a pool of 32',
+    pg: true,
+    redis: false,
+    env: { BRIDGE_PG_POOL_SIZE: '32' },
   },
   'postgres-redis': { label: 'PostgreSQL + Redis', pg: true, redis: true, env: {} },
 } as const;
