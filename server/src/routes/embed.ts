@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { frameAncestors, parseStoredOrigins } from '../embed-origins';
+import { jsonBody } from '../http/body';
 import { mountJson } from '../http/route';
 import { redeemEmbedCode } from '../sso/embed-handoff';
 import { readEmbedOptions } from '../sso/embed-options';
@@ -29,6 +30,8 @@ const assetUrl = (file: AssetFile) => expressPath(routes.embedAsset.path).replac
 export interface EmbedOptions {
   /** Directory of the kit's embed bundle (`npm run build:embed`); unset or unbuilt → the page says so. */
   assetsDir?: string;
+  /** The JSON body parser (default: one with the configured limit). */
+  body?: RequestHandler;
 }
 
 /** The bundle's files that exist now: a bundle built while the bridge runs is picked up. */
@@ -103,18 +106,21 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
       return;
     }
     const { options } = readEmbedOptions(req.query as Record<string, unknown>);
-    res.type('html').send(
-      renderEmbedPage({ slug: org.slug, frameOrigins: origins, options, assets, styleNonce }),
-    );
+    res
+      .type('html')
+      .send(
+        renderEmbedPage({ slug: org.slug, frameOrigins: origins, options, assets, styleNonce }),
+      );
   };
 }
 
 export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
   const { assetsDir } = options;
+  const body = options.body ?? jsonBody({ limitBytes: deps.config.bodyLimitBytes });
   router.get(expressPath(routes.embedAsset.path), serveAsset(assetsDir));
   router.get(expressPath(routes.embedPage.path), servePage(deps, assetsDir));
 
-  mountJson(router, routes.embedSession, {}, async ({ req, res, body }) => {
+  mountJson(router, routes.embedSession, { body }, async ({ req, res, body }) => {
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.
     if (req.get('x-bridgekit-embed') !== '1')
       throw forbidden('Send X-Bridgekit-Embed: 1', 'embed_header_required');

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
-import type { MemberWithUser } from '../store/members';
 import { insertHandoff, recordHandoffSession, redeemHandoff } from '../store/embed-handoffs';
+import type { MemberWithUser } from '../store/members';
 import { findMember } from '../store/members';
 import { revokeSession } from '../store/sessions';
 import { issueSession } from './exchange';
@@ -76,7 +76,10 @@ export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: 
     });
   }
   if (framingOrigin !== undefined && framingOrigin !== row.framingOrigin) {
-    throw forbidden('This page is framed by another site than the sign-in', 'embed_origin_mismatch');
+    throw forbidden(
+      'This page is framed by another site than the sign-in',
+      'embed_origin_mismatch',
+    );
   }
   const member = await findMember(deps.store.db, row.organizationId, row.memberId);
   if (!member) throw invalidCode();
