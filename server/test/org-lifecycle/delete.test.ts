@@ -13,9 +13,14 @@ import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const HOST = 'https://host.example.com';
 const UNKNOWN_ORG = 'org_00000000000000000000000000';
-const NOT_FOUND = { title: 'NotFound', detail: 'Organization not found' };
+const NOT_FOUND = {
+  title: 'NotFound',
+  code: 'organization_not_found',
+  detail: 'Organization not found',
+};
 const UNAUTHORIZED = {
   title: 'Unauthorized',
+  code: 'invalid_credentials',
   detail: 'Missing, invalid, revoked or expired credentials',
 };
 
@@ -203,6 +208,7 @@ describe.each(ENGINES)('DELETE /organizations/{orgId} on %s', (engine) => {
       expect(res.status).toBe(403);
       expect(res.body.error).toEqual({
         title: 'Forbidden',
+        code: 'admin_required',
         detail: 'Only an ADMIN of the organization can do this',
       });
     }
