@@ -58,9 +58,13 @@ const storageKey = (slug: string) => `bridgekit.embed.${slug}`;
 const MIN_DELAY_MS = 500;
 const RETRY_MS = 5_000;
 
-/** When to renew: two thirds into what is left, and at least a minute before expiry. */
+/**
+ * When to renew: two thirds into what is left, and a minute before expiry when that is later
+ * than halfway (a 15-minute token renews after 10 minutes, a 10-second one after 5 seconds).
+ */
 export function renewalDelay(remainingMs: number): number {
-  return Math.max(MIN_DELAY_MS, Math.min(remainingMs - 60_000, (remainingMs * 2) / 3));
+  const lead = Math.max(remainingMs - 60_000, remainingMs / 2);
+  return Math.max(MIN_DELAY_MS, Math.min((remainingMs * 2) / 3, lead));
 }
 
 function readStored(
