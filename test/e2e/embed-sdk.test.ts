@@ -65,7 +65,8 @@ async function openSite(bridge: TestBridge): Promise<Site> {
     body: {
       name: 'Acme Analytics',
       fullEmbedEnabled: true,
-      embedAllowedOrigins: [`http://localhost:${hostPort}`],
+      // The host on another site (localhost), and on the bridge's own site (127.0.0.1).
+      embedAllowedOrigins: [`http://localhost:${hostPort}`, `http://127.0.0.1:${hostPort}`],
     },
   });
   if (res.status !== 201) throw new Error(`create organization: ${res.status} ${res.text}`);
@@ -93,7 +94,7 @@ beforeAll(async () => {
       app,
     ),
   ]);
-  host = await startEmbedHost({ bridgeOrigin: one.url, bundle });
+  host = await startEmbedHost({ bundle });
   hostPort = host.port;
   [main, short, browser, blocked] = await Promise.all([
     openSite(one),
@@ -147,8 +148,13 @@ async function bareUrl(site: Site, user: SdkUser) {
 }
 
 /** The host's plain-JavaScript page framing `src`, and the bridge's frame in it. */
-async function frameIn(page: Page, src: string, kind: 'plain' | 'react' = 'plain') {
-  await page.goto(`${host.origin}/${kind}?src=${encodeURIComponent(src)}`);
+async function frameIn(
+  page: Page,
+  src: string,
+  kind: 'plain' | 'react' = 'plain',
+  origin = host.origin,
+) {
+  await page.goto(`${origin}/${kind}?src=${encodeURIComponent(src)}`);
   const handle = await page.locator('iframe[title="Bridgekit"]').elementHandle();
   const frame = await handle?.contentFrame();
   if (!frame) throw new Error('no iframe');
@@ -192,7 +198,8 @@ describe('URLs built the way Basedash’s SDK builds them', () => {
       const look = await frame.evaluate(() => ({
         theme: document.documentElement.dataset.bkPageTheme,
         background: getComputedStyle(document.body).backgroundColor,
-        heading: document.querySelector('h1')?.getBoundingClientRect().height ?? 0,
+        heading:
+          document.querySelector('h1')?.closest('header')?.getBoundingClientRect().height ?? 0,
         headingText: document.querySelector('h1')?.textContent,
       }));
       expect(look.theme, label).toBe(theme);
@@ -284,10 +291,17 @@ describe('the handoff code', () => {
       .toContain('bridgekit:session-ended');
   });
 
-  it('resumes the tab’s session when the frame reloads, as the same user', async () => {
+  it('resumes the tab’s session when the frame reloads where the frame may keep tab storage', async () => {
+    // A host on the bridge's own site (127.0.0.1, another port): the frame's storage is allowed.
     const page = await newPage();
     const user = nextUser();
-    const frame = await frameIn(page, await sdkUrl(main, user, { theme: 'dark' }));
+    const sameSite = `http://127.0.0.1:${host.port}`;
+    const frame = await frameIn(
+      page,
+      await sdkUrl(main, user, { theme: 'dark' }),
+      'plain',
+      sameSite,
+    );
     await memberCard(frame, user.fullName).waitFor(WAIT);
     const renewed = page.waitForResponse((r) => r.url().endsWith('/api/sso/session/refresh'));
     await frame.evaluate(() => location.reload());
@@ -298,20 +312,38 @@ describe('the handoff code', () => {
       'bridgekit:session-ended',
     );
   });
+
+  it('asks the host for a new URL when the frame reloads where its storage is refused (cross-site in Chromium)', async () => {
+    const page = await newPage();
+    const user = nextUser();
+    const frame = await frameIn(page, await sdkUrl(main, user), 'react');
+    await memberCard(frame, user.fullName).waitFor(WAIT);
+    expect(
+      await frame.evaluate(() => {
+        try {
+          return typeof window.sessionStorage;
+        } catch (error) {
+          return (error as Error).name;
+        }
+      }),
+    ).toBe('SecurityError');
+    await frame.evaluate(() => location.reload());
+    await frame.getByRole('heading', { name: 'Could not sign in' }).waitFor(WAIT);
+    expect(await memberCard(frame, user.fullName).count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => window.bkReact.ended), WAIT).toBe(1);
+  });
 });
 
 describe('with third-party cookies blocked', () => {
-  it('really blocks them: a cookie the bridge’s frame sets is dropped there, kept without the block', async () => {
-    const probe = async (on: Browser) => {
-      const page = await newPage(on);
-      const frame = await frameIn(page, `${main.bridge.url}/embed/orgs/${main.org.slug}`);
-      return frame.evaluate(() => {
-        document.cookie = 'bkprobe=1; SameSite=None; Secure; Path=/';
-        return document.cookie.includes('bkprobe=1');
-      });
-    };
-    expect(await probe(browser)).toBe(true);
-    expect(await probe(blocked)).toBe(false);
+  it('really blocks them: an unpartitioned cookie the bridge’s frame sets is dropped, a partitioned one kept', async () => {
+    const page = await newPage(blocked);
+    const frame = await frameIn(page, `${main.bridge.url}/embed/orgs/${main.org.slug}`);
+    const jar = await frame.evaluate(() => {
+      document.cookie = 'bkthird=1; SameSite=None; Secure; Path=/';
+      document.cookie = 'bkchips=1; SameSite=None; Secure; Partitioned; Path=/';
+      return document.cookie;
+    });
+    expect(jar).toBe('bkchips=1');
   });
 
   it.each([

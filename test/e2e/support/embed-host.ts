@@ -8,13 +8,13 @@ const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
  * height and learns when its session ended, checking the sender's origin and window. It also
  * keeps every message from the bridge in `window.bk` for the tests.
  */
-const plainHost = (src: string, bridgeOrigin: string) => `<!doctype html><html lang="en"><head>
+const plainHost = (src: string) => `<!doctype html><html lang="en"><head>
 <meta charset="utf-8"><title>Reports</title></head><body><h1>Reports</h1>
 <iframe id="bridge" title="Bridgekit" src="${attr(src)}" allow="clipboard-write" style="width:100%;border:0;height:300px"></iframe>
 <script>
 window.bk = { messages: [], ended: 0 };
 const frame = document.getElementById('bridge');
-const BRIDGE = ${JSON.stringify(bridgeOrigin)};
+const BRIDGE = new URL(frame.src).origin;
 window.addEventListener('message', (event) => {
   if (event.origin !== BRIDGE || event.source !== frame.contentWindow) return;
   window.bk.messages.push(event.data);
@@ -32,14 +32,11 @@ const reactHost = (src: string) => `<!doctype html><html lang="en"><head><meta c
  * pages frame the URL given in `?src=`: `/plain` with the README's plain JavaScript, `/react`
  * with `BridgeEmbed`. The tests sign tokens and build the URLs as the host's backend would.
  */
-export async function startEmbedHost(options: {
-  bridgeOrigin: string;
-  bundle: Bundle;
-}): Promise<TestServer> {
+export async function startEmbedHost(options: { bundle: Bundle }): Promise<TestServer> {
   return startHttpServer((req, res, url) => {
     const src = url.searchParams.get('src') ?? '';
     if (url.pathname === '/plain') {
-      send(res, 200, 'text/html; charset=utf-8', plainHost(src, options.bridgeOrigin));
+      send(res, 200, 'text/html; charset=utf-8', plainHost(src));
     } else if (url.pathname === '/react') {
       send(res, 200, 'text/html; charset=utf-8', reactHost(src));
     } else if (url.pathname === '/bridge-embed.js') {
