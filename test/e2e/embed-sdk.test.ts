@@ -339,7 +339,9 @@ describe('with third-party cookies blocked', () => {
     const page = await newPage(blocked);
     const frame = await frameIn(page, `${main.bridge.url}/embed/orgs/${main.org.slug}`);
     const jar = await frame.evaluate(() => {
+      // biome-ignore lint/suspicious/noDocumentCookie: the test is about what the jar keeps.
       document.cookie = 'bkthird=1; SameSite=None; Secure; Path=/';
+      // biome-ignore lint/suspicious/noDocumentCookie: the partitioned control.
       document.cookie = 'bkchips=1; SameSite=None; Secure; Partitioned; Path=/';
       return document.cookie;
     });
