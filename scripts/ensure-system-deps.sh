@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs (Chromium for browser tests; OpenSSH server,
-# OpenSSL and MariaDB server for verify tests; curl to run the API reference's samples) when they
-# are missing, and starts the local PostgreSQL and Redis if they are down. A no-op on a machine
+# Installs the Debian packages the test suite needs (Chromium for browser tests; WebKitGTK's
+# WebKitWebDriver, its MiniBrowser and Xvfb for the WebKit browser tests; OpenSSH server, OpenSSL
+# and MariaDB server for verify tests; curl to run the API reference's samples) when they are
+# missing, and starts the local PostgreSQL and Redis if they are down. A no-op on a machine
 # that already has everything.
 set -euo pipefail
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# webkit2gtk-driver brings WebKitWebDriver and, through libwebkit2gtk-4.1-0, MiniBrowser.
+[ -x /usr/bin/WebKitWebDriver ] || need+=(webkit2gtk-driver)
+ls /usr/lib/*/webkit2gtk-4.*/MiniBrowser >/dev/null 2>&1 || need+=(libwebkit2gtk-4.1-0)
+[ -x /usr/bin/Xvfb ] || need+=(xvfb)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v openssl >/dev/null || need+=(openssl)
 command -v curl >/dev/null || need+=(curl)
