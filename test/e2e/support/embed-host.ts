@@ -8,7 +8,7 @@ const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
  * height and learns when its session ended, checking the sender's origin and window. It also
  * keeps every message from the bridge in `window.bk` for the tests.
  */
-const plainHost = (src: string) => `<!doctype html><html lang="en"><head>
+export const plainHost = (src: string) => `<!doctype html><html lang="en"><head>
 <meta charset="utf-8"><title>Reports</title></head><body><h1>Reports</h1>
 <iframe id="bridge" title="Bridgekit" src="${attr(src)}" allow="clipboard-write" style="width:100%;border:0;height:300px"></iframe>
 <script>
@@ -33,7 +33,7 @@ const reactHost = (src: string) => `<!doctype html><html lang="en"><head><meta c
  * with `BridgeEmbed`. The tests sign tokens and build the URLs as the host's backend would.
  */
 export async function startEmbedHost(options: { bundle: Bundle }): Promise<TestServer> {
-  return startHttpServer((req, res, url) => {
+  return startHttpServer((_req, res, url) => {
     const src = url.searchParams.get('src') ?? '';
     if (url.pathname === '/plain') {
       send(res, 200, 'text/html; charset=utf-8', plainHost(src));
