@@ -133,7 +133,7 @@ const session = await exchangeSsoToken({ baseUrl: '${SAMPLE_BASE_URL}', jwt });
     const source = `import { createSsoToken } from '@bridgekit/node';
 
 // Your backend's route for the iframe: the bridge checks the token and the framing page,
-// sets its session cookie and redirects to the organization's embed page.
+// then redirects to the organization's embed page with a single-use sign-in code (no cookie).
 app.get('/bridge/embed', requireLogin, async (req, res) => {
   ${signToken(claims.orgId, '{ email: req.user.email, firstName: req.user.firstName }').replaceAll('\n', '\n  ')}
   res.redirect(302, \`${SAMPLE_BASE_URL}/api/sso/jwt?jwt=\${encodeURIComponent(jwt)}\`);
