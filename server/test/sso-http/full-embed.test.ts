@@ -518,3 +518,37 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
     for (const code of codes) expect(log).not.toContain(code);
   });
 });
+
+describe('unknown parameters on the full-embed sign-in URL', () => {
+  let bridge: TestBridge;
+  let org: Org;
+
+  beforeAll(async () => {
+    bridge = await startBridge('sqlite', { LOG_LEVEL: 'debug' });
+    const owner = await bridge.newUser();
+    org = await createOrg(bridge, owner.key, {
+      fullEmbedEnabled: true,
+      embedAllowedOrigins: [HOST],
+    });
+  });
+  afterAll(() => bridge.stop());
+
+  it('are logged at debug by name (no value), and never refused', async () => {
+    const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);
+    const res = await bridge.request(
+      'GET',
+      `/api/sso/jwt?jwt=${jwt}&theme=dark&hide_chat=true&future_flag=secret-value&utm_source=mail`,
+      { headers: { referer: `${HOST}/`, 'x-request-id': 'unknown-params-1' } },
+    );
+    expect(res.status).toBe(302);
+    const lines = bridge.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.reqId === 'unknown-params-1');
+    const ignored = lines.find((entry) => entry.msg === 'sso: unknown query parameters ignored');
+    expect(ignored).toMatchObject({ level: 20, ignored: ['future_flag', 'utm_source'] });
+    expect(JSON.stringify(ignored)).not.toContain('secret-value');
+    // The request line shows the URL as usual, the token redacted.
+    const request = lines.find((entry) => entry.msg === 'request');
+    expect(String(request?.url)).toContain('jwt=[redacted]');
+  });
+});
