@@ -319,8 +319,7 @@ export const routes = {
   ssoLogout: {
     method: 'post',
     path: '/api/sso/logout',
-    summary:
-      'End the calling session on every instance (its session token as bearer)',
+    summary: 'End the calling session on every instance (its session token as bearer)',
     tag: 'SSO',
     auth: 'bearer',
     status: 204,
