@@ -265,6 +265,29 @@ describe('messages to the host', () => {
     expect(hostTargets(null, allowed, undefined)).toEqual(allowed);
   });
 
+  it('match the parent against wildcard origins, and never address a wildcard blind', () => {
+    const allowed = [
+      'https://*.host.example',
+      'https://exact.example',
+      'https://*.ported.example:8443',
+    ];
+    expect(hostTargets(null, allowed, 'https://app.host.example')).toEqual([
+      'https://app.host.example',
+    ]);
+    expect(hostTargets(null, allowed, 'https://a.b.ported.example:8443')).toEqual([
+      'https://a.b.ported.example:8443',
+    ]);
+    for (const parent of [
+      'https://host.example',
+      'https://evilhost.example',
+      'http://app.host.example',
+      'https://x.ported.example',
+      undefined,
+    ]) {
+      expect(hostTargets(null, allowed, parent)).toEqual(['https://exact.example']);
+    }
+  });
+
   it('are never addressed to *', () => {
     const postMessage = vi.fn();
     const win = { parent: { postMessage } } as unknown as Window;
