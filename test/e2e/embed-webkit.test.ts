@@ -145,4 +145,31 @@ describe.skipIf(SKIP)('the full embed in WebKit, third-party cookies refused', (
     },
     90_000,
   );
+
+  it('shows the user of the new token in a cross-site frame after another user signed in first-party', async () => {
+    const webkit: WebKit = await launchWebKit();
+    try {
+      const shown = `return document.querySelector('aside[aria-label="Signed in as"] article[data-state=ready] .bk-member-card__name')?.textContent ?? ''`;
+      // First party: the embed page opened at top level, signed in as the older user.
+      const older = nextUser();
+      const signIn = await bridge.request('GET', `/api/sso/jwt?jwt=${await token(older)}`, {
+        headers: { referer: `${host.origin}/` },
+      });
+      await webkit.navigate(`${front.origin}${signIn.headers.get('location')}`);
+      expect(await webkit.waitForScript<string>(shown, { ...WAIT, what: 'the older user' })).toBe(
+        older.fullName,
+      );
+      // Then the host frames a sign-in for someone else.
+      const newer = nextUser();
+      await webkit.navigate(
+        `${host.origin}/plain?src=${encodeURIComponent(`${front.origin}/api/sso/jwt?jwt=${await token(newer)}`)}`,
+      );
+      await webkit.switchToFrame(await webkit.findElement('iframe'));
+      expect(await webkit.waitForScript<string>(shown, { ...WAIT, what: 'the newer user' })).toBe(
+        newer.fullName,
+      );
+    } finally {
+      await webkit.close();
+    }
+  }, 90_000);
 });
