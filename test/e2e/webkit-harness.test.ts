@@ -17,8 +17,9 @@ import { launchWebKit, type WebKit, WebKitStartError, webKitSkipReason } from '.
 
 // The WebKit harness end to end: the real bridge behind a TLS front (throwaway certificate) on
 // https://127.0.0.1:<port>, a host page on https://localhost:<port> (another site), and
-// WebKitGTK's MiniBrowser with a fresh profile and its default cookie policy, which blocks
-// third-party cookies as Safari does. Cookie probes live on the TLS front, on the bridge's site.
+// WebKitGTK's MiniBrowser with a fresh profile and its default cookie policy (a cross-site frame
+// cannot set cookies), then with ITP as in Safari (it gets none at all). Cookie probes live on
+// the TLS front, on the bridge's site, so the bridge needs no test routes.
 
 const SKIP = webKitSkipReason();
 if (SKIP) console.warn(SKIP);
@@ -200,6 +201,22 @@ describe.skipIf(SKIP)('the WebKit harness', () => {
     expect(await webkit.pageText()).toBe('cookies: [samesite=1; top=1]');
   });
 
+  it('reaches the front by another name of its certificate, and reloads', async () => {
+    await webkit.switchToFrame(null);
+    await webkit.navigate(`${front.originAs('bridge.localhost')}${PROBE}/set?name=named`);
+    await webkit.refresh();
+    expect(await webkit.pageText()).toBe('set named');
+    // Loaded twice (MiniBrowser also asks that host for /favicon.ico).
+    const named = front.requests.filter((r) => r.host === `bridge.localhost:${front.port}`);
+    expect(named.filter((r) => r.url === `${PROBE}/set?name=named`)).toHaveLength(2);
+    // Another host, so another cookie jar entry: 127.0.0.1's cookies are not sent here.
+    await webkit.navigate(`${front.originAs('bridge.localhost')}${PROBE}/show`);
+    expect(await webkit.pageText()).toBe('cookies: [named=1]');
+    await webkit.deleteCookies();
+    await webkit.navigate(`${front.originAs('bridge.localhost')}${PROBE}/show`);
+    expect(await webkit.pageText()).toBe('cookies: []');
+  });
+
   it('takes a screenshot', async () => {
     await webkit.switchToFrame(null);
     const png = await webkit.screenshot();
@@ -254,9 +271,10 @@ describe.skipIf(SKIP)('launchWebKit and close', () => {
     const started = Date.now();
     const failed = await launchWebKit({ browserArgs: ['--no-such-option'] }).catch((e) => e);
     expect(failed).toBeInstanceOf(WebKitStartError);
-    expect(failed.message).toContain('MiniBrowser exited during New Session');
+    // Seen exiting, or (if it came and went between two looks) never seen within 10 s.
+    expect(failed.message).toMatch(/MiniBrowser (exited|did not start) during New Session/);
     expect(failed.message).toContain('Unknown option --no-such-option');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(failed.pids.length).toBeGreaterThanOrEqual(2);
     for (const pid of failed.pids) expect(isRunning(pid)).toBe(false);
     expect(existsSync(failed.profileDir)).toBe(false);
@@ -266,7 +284,7 @@ describe.skipIf(SKIP)('launchWebKit and close', () => {
     const orphan = spawnSync(
       process.execPath,
       ['--import', 'tsx', fileURLToPath(new URL('./fixtures/webkit-orphan.ts', import.meta.url))],
-      { encoding: 'utf8', timeout: 40_000 },
+      { encoding: 'utf8', timeout: 25_000 },
     );
     expect(orphan.signal).toBe('SIGKILL');
     const { profileDir, pids } = JSON.parse(orphan.stdout) as {

@@ -13,11 +13,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * Names a throwaway certificate covers by default. Browsers treat `localhost` and `127.0.0.1` as
- * two sites (a site is scheme + registrable domain, and neither has one), so a host page on one
- * framing the bridge on the other is a cross-site embed, all on loopback.
+ * Names a throwaway certificate covers by default, all loopback. Browsers treat `localhost` and
+ * `127.0.0.1` as two sites (a site is scheme + registrable domain, and neither has one), so a
+ * host page on one framing the bridge on the other is a cross-site embed. Names under
+ * `.localhost` are more sites: WebKit (and Chromium) resolve them to loopback themselves, though
+ * Node's `fetch` does not. Servers here listen on 127.0.0.1 only, so no `::1`.
  */
-export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const;
+export const LOOPBACK_NAMES = [
+  'localhost',
+  '127.0.0.1',
+  'bridge.localhost',
+  'host.localhost',
+] as const;
 
 export interface TlsCert {
   /** PEM certificate (self-signed, valid one day). */

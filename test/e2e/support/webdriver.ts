@@ -77,6 +77,15 @@ export class WebDriverSession {
     await this.command('POST', '/url', { url });
   }
 
+  /** Reloads the top-level document (as the user would; a frame reloads by script). */
+  async refresh(): Promise<void> {
+    await this.command('POST', '/refresh', {});
+  }
+
+  async back(): Promise<void> {
+    await this.command('POST', '/back', {});
+  }
+
   currentUrl(): Promise<string> {
     return this.command('GET', '/url');
   }
@@ -112,7 +121,7 @@ export class WebDriverSession {
     return this.command('POST', `${base}/elements`, { using: 'css selector', value: css });
   }
 
-  /** The element's rendered text (`innerText`-like, as the W3C spec defines it). */
+  /** The element's rendered text, as WebKitWebDriver computes it (see `pageText`). */
   elementText(element: ElementRef): Promise<string> {
     return this.command('GET', `/element/${element[ELEMENT_KEY]}/text`);
   }
@@ -151,14 +160,23 @@ export class WebDriverSession {
     return this.execute('return document.documentElement.outerHTML');
   }
 
-  /** The rendered text of the current browsing context's `<body>`. */
-  async pageText(): Promise<string> {
-    return this.elementText(await this.findElement('body'));
+  /**
+   * The rendered text of the current browsing context's `<body>` (`innerText`: hidden elements
+   * left out, blocks on their own lines). WebKit's Get Element Text runs block elements together
+   * ("TitleParagraph"), so this reads it by script.
+   */
+  pageText(): Promise<string> {
+    return this.execute('return document.body ? document.body.innerText : ""');
   }
 
   /** The cookies the current document's URL would be sent (WebDriver's view, any flags). */
   cookies(): Promise<Cookie[]> {
     return this.command('GET', '/cookie');
+  }
+
+  /** Deletes every cookie the current document's URL would be sent. */
+  async deleteCookies(): Promise<void> {
+    await this.command('DELETE', '/cookie');
   }
 
   /** A PNG of the top-level viewport. */

@@ -1,16 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../support/free-port';
+import {
+  type GroupProcess,
+  groupProcesses,
+  reapLater,
+  signalGroup,
+  startReaper,
+  stopGroup,
+} from './process-group';
 import { WebDriverSession, waitFor, webDriverCommand } from './webdriver';
 
 // WebKit, the engine of Safari, as Debian ships it: WebKitGTK's MiniBrowser driven by
@@ -76,7 +76,9 @@ export interface WebKitOptions {
   acceptInsecureCerts?: boolean;
   /**
    * MiniBrowser's `--enable-itp` (Intelligent Tracking Prevention, on in Safari). Default false:
-   * WebKitGTK's default cookie policy alone (`no-third-party`) is what the tests rely on.
+   * WebKitGTK's default cookie policy alone (`no-third-party`), which drops cookies a cross-site
+   * frame sets but still sends it those its site set as first party. With ITP a cross-site
+   * frame gets no cookie at all, as in Safari. Run the embed tests both ways.
    */
   itp?: boolean;
   /** More MiniBrowser arguments (see `MiniBrowser --help-all`), after `--automation`. */
@@ -104,7 +106,7 @@ export interface WebKit extends WebDriverSession {
    * The live processes it started (Xvfb, the driver, MiniBrowser, WebKit's network and web
    * processes), by pid and name: empty after `close()`.
    */
-  processes(): Array<{ pid: number; name: string }>;
+  processes(): GroupProcess[];
   /**
    * Ends the session, then kills the driver, the browser and its helper processes, and Xvfb, and
    * removes the profile directory. Idempotent; never throws.
@@ -122,29 +124,6 @@ interface Started {
   output: string[];
   closed?: Promise<void>;
 }
-
-/**
- * A watchdog shell in its own process group: once this (test) process is gone, even killed by a
- * signal, it kills the process groups listed in `<dir>/pgids` and removes `dir`.
- */
-function startReaper(dir: string): ChildProcess {
-  const script = [
-    'while kill -0 "$1" 2>/dev/null; do sleep 1; done',
-    'for g in $(cat "$2/pgids" 2>/dev/null); do kill -9 "-$g" 2>/dev/null; done',
-    'rm -rf -- "$2"',
-  ].join('\n');
-  const reaper = spawn('/bin/sh', ['-c', script, 'webkit-reaper', String(process.pid), dir], {
-    detached: true,
-    stdio: 'ignore',
-  });
-  reaper.unref();
-  return reaper;
-}
-
-/** Lists a detached child's process group for the reaper. */
-const reapLater = (started: Started, child: ChildProcess) => {
-  if (child.pid) appendFileSync(path.join(started.dir, 'pgids'), `${child.pid}\n`);
-};
 
 /** Every started set not closed yet: killed on process exit if a test forgot (or crashed). */
 const live = new Set<Started>();
@@ -258,7 +237,7 @@ async function startXvfb(started: Started, timeoutMs: number): Promise<string> {
     { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
   );
   started.xvfb = xvfb;
-  reapLater(started, xvfb);
+  reapLater(started.dir, xvfb);
   capture(started, xvfb, 'Xvfb');
   const fd3 = xvfb.stdio[3] as NodeJS.ReadableStream;
   return new Promise<string>((resolve, reject) => {
@@ -293,7 +272,7 @@ async function startDriver(started: Started, display: string, timeoutMs: number)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.driver = driver;
-  reapLater(started, driver);
+  reapLater(started.dir, driver);
   capture(started, driver, 'driver');
   const url = `http://127.0.0.1:${port}`;
   let exited = false;
@@ -353,40 +332,6 @@ async function newSession(
   return new WebDriverSession(driverUrl, answer.sessionId, answer.capabilities, commandTimeoutMs);
 }
 
-const signalGroup = (child: ChildProcess | undefined, signal: NodeJS.Signals) => {
-  if (!child?.pid) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {}
-};
-
-/**
- * The live processes of the group led by `child` (pid and command name). Zombies do not count:
- * WebKit's helpers are reparented when MiniBrowser exits, and reaping them is init's business.
- */
-function groupProcesses(child: ChildProcess | undefined): Array<{ pid: number; name: string }> {
-  if (!child?.pid) return [];
-  const found: Array<{ pid: number; name: string }> = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses.
-    const close = stat.lastIndexOf(')');
-    const [state, , pgrp] = stat.slice(close + 2).split(' ');
-    if (Number(pgrp) === child.pid && state !== 'Z') {
-      found.push({ pid: Number(entry), name: stat.slice(stat.indexOf('(') + 1, close) });
-    }
-  }
-  return found;
-}
-
-const groupAlive = (child: ChildProcess | undefined) => groupProcesses(child).length > 0;
-
 /**
  * Aborts when the browser dies while New Session waits (WebKitWebDriver itself would wait
  * forever, e.g. for a MiniBrowser that rejected an argument).
@@ -399,10 +344,14 @@ function watchBrowserStart(driver: ChildProcess | undefined): {
   const started = Date.now();
   let seen = false;
   const timer = setInterval(() => {
+    // A zombie counts as seen: one that fails at once (a bad argument) is often caught only so.
+    const browsers = groupProcesses(driver, { zombies: true }).filter(
+      (p) => p.name === 'MiniBrowser',
+    );
+    if (browsers.length > 0) seen = true;
     const running = groupProcesses(driver).some((p) => p.name === 'MiniBrowser');
-    if (running) seen = true;
-    // One that fails at once (a bad argument) may come and go between two looks.
-    else if (seen || Date.now() - started > 5_000) {
+    // Seen and gone, or never seen while the driver had ample time to spawn it.
+    if (!running && (seen || Date.now() - started > 10_000)) {
       controller.abort(
         new Error(`MiniBrowser ${seen ? 'exited' : 'did not start'} during New Session`),
       );
@@ -416,19 +365,6 @@ function killNow(started: Started) {
   signalGroup(started.xvfb, 'SIGKILL');
   rmSync(started.dir, { recursive: true, force: true });
   started.reaper?.kill('SIGKILL');
-}
-
-/** Stops a process group: SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
-async function stopGroup(child: ChildProcess | undefined, graceMs: number) {
-  if (!groupAlive(child)) return;
-  signalGroup(child, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (groupAlive(child) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (groupAlive(child)) {
-    signalGroup(child, 'SIGKILL');
-    const hard = Date.now() + 2_000;
-    while (groupAlive(child) && Date.now() < hard) await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function close(started: Started): Promise<void> {
