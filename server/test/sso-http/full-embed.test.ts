@@ -191,19 +191,36 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
     });
 
     it.each([
-      ['a missing jwt', '?theme=dark', 'Required'],
-      ['an empty jwt', '?jwt=&theme=dark', 'Required'],
-      ['two jwts', '?jwt=a.b.c&jwt=d.e.f', 'Invalid input: expected string, received array'],
-      ['a jwt over 8192 characters', `?jwt=${'a'.repeat(8193)}`, 'Must be at most 8192 characters'],
-    ])('answers %s with 400 ValidationError on jwt, options or not', async (_, query, message) => {
-      const res = await bridge.request('GET', `/api/sso/jwt${query}`, {
-        headers: { referer: HOST },
-      });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ title: 'ValidationError', code: 'validation_failed' });
-      expect(res.body.error.fieldErrors).toEqual({ jwt: message });
-      expect(res.body.error.fieldCodes?.jwt).toBeTruthy();
-    });
+      ['a missing jwt', '?theme=dark', 'Required', 'required'],
+      ['an empty jwt', '?jwt=&theme=dark', 'Required', 'required'],
+      [
+        'two jwts',
+        '?jwt=a.b.c&jwt=d.e.f',
+        'Invalid input: expected string, received array',
+        'invalid_type',
+      ],
+      [
+        'a jwt over 8192 characters',
+        `?jwt=${'a'.repeat(8193)}`,
+        'Must be at most 8192 characters',
+        'too_long',
+      ],
+    ])(
+      'answers %s with 400 ValidationError on jwt, options or not',
+      async (_, query, message, code) => {
+        const res = await bridge.request('GET', `/api/sso/jwt${query}`, {
+          headers: { referer: HOST },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toEqual({
+          title: 'ValidationError',
+          code: 'validation_failed',
+          detail: 'Query string is invalid: jwt',
+          fieldErrors: { jwt: message },
+          fieldCodes: { jwt: code },
+        });
+      },
+    );
 
     it('gives a JSON client the error envelope', async () => {
       const res = await signInPage(await tokenFor(embedOrg), {
