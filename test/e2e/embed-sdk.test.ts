@@ -15,7 +15,7 @@ import {
   type SdkTheme,
   type SdkUser,
   signLikeSdk,
-} from './support/basedash-sdk';
+} from '../support/basedash-sdk';
 import { launchChromium } from './support/browser';
 import { startEmbedHost } from './support/embed-host';
 import { bundlePage } from './support/host-bundle';

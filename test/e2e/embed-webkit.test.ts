@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from '../../server/test/support/bridge';
-import { buildUrlLikeSdk, PRESETS, type SdkUser, signLikeSdk } from './support/basedash-sdk';
+import { buildUrlLikeSdk, PRESETS, type SdkUser, signLikeSdk } from '../support/basedash-sdk';
 import { plainHost } from './support/embed-host';
 import {
   makeThrowawayCert,

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { dataOf, EmbedSession } from '@bridgekit/contract';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildUrlLikeSdk,
+  type SdkPage,
+  type SdkTheme,
+  signLikeSdk,
+} from '../../../test/support/basedash-sdk';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { claimsFor, createOrg, handoffCodeOf, redeemCode, SSO_DETAIL, signHs256 } from './support';
 
@@ -568,4 +575,79 @@ describe('unknown parameters on the full-embed sign-in URL', () => {
     const request = lines.find((entry) => entry.msg === 'request');
     expect(String(request?.url)).toContain('jwt=[redacted]');
   });
+});
+
+describe.each(ENGINES)('URLs as Basedash’s SDK builds them, on %s', (engine) => {
+  let bridge: TestBridge;
+  let org: Org;
+
+  beforeAll(async () => {
+    bridge = await startBridge(engine);
+    const owner = await bridge.newUser();
+    org = await createOrg(bridge, owner.key, {
+      fullEmbedEnabled: true,
+      embedAllowedOrigins: [HOST],
+    });
+  });
+  afterAll(() => bridge.stop());
+
+  const flag = fc.option(fc.boolean(), { nil: undefined });
+  const options = fc.record({
+    theme: fc.option(fc.constantFrom('light', 'dark', 'auto') as fc.Arbitrary<SdkTheme>, {
+      nil: undefined,
+    }),
+    hideOrgName: flag,
+    hideChat: flag,
+    hideDashboards: flag,
+    hideInsights: flag,
+    hideAutomations: flag,
+    hideModels: flag,
+    hideSuggestedPrompts: flag,
+    hideSidebar: flag,
+  });
+  const page = fc.option(
+    fc.record({
+      type: fc.constantFrom(
+        'chat',
+        'dashboard',
+        'insight',
+        'automation',
+        'model',
+      ) as fc.Arbitrary<SdkPage>,
+      id: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+    }),
+    { nil: undefined },
+  );
+
+  it('signs in with any combination of options and initial page, carrying theme and hide_org_name', async () => {
+    await fc.assert(
+      fc.asyncProperty(options, page, async (sdkOptions, initialPage) => {
+        const token = await signLikeSdk({
+          secret: org.jwtSecret,
+          orgId: org.id,
+          user: { email: 'sdk-user@example.com', firstName: 'Sdk', lastName: 'User' },
+        });
+        const url = new URL(
+          buildUrlLikeSdk({
+            token,
+            instanceUrl: bridge.url,
+            options: sdkOptions,
+            ...(initialPage ? { initialPage } : {}),
+          }),
+        );
+        const res = await bridge.request('GET', `${url.pathname}${url.search}`, {
+          headers: { referer: `${HOST}/` },
+        });
+        expect(res.status).toBe(302);
+        const location = res.headers.get('location') ?? '';
+        const theme = sdkOptions.theme ?? 'auto';
+        const query = new URLSearchParams();
+        if (theme !== 'light') query.set('theme', theme);
+        if (sdkOptions.hideOrgName) query.set('hide_org_name', 'true');
+        const expected = `/embed/orgs/${org.slug}${query.size ? `?${query}` : ''}#code=`;
+        expect(location.slice(0, location.indexOf('#code=') + 6)).toBe(expected);
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
 });
