@@ -1,9 +1,12 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
+// start.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
   hostile: () => import('./hostile'),
+  pooler: () => import('./pooler'),
+  start: () => import('./start'),
 };
 
 const wanted = process.argv.slice(2);

@@ -13,10 +13,11 @@ export const SAMPLE_BASE_URL = 'http://localhost:4000';
 
 // Credentials are never written into a sample: each is a shell variable the reader sets.
 const JWT = /^eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
-const SESSION_COOKIE = /^bk_session=eyJ[\w.-]*$/;
+// A full-embed handoff code (the `#code=` of the sign-in redirect).
+const HANDOFF_CODE = /^[\w-]{43}$/;
 const placeholder = (value: string, name: string) =>
-  SESSION_COOKIE.test(value)
-    ? 'bk_session=$BRIDGEKIT_SESSION_TOKEN'
+  name === 'code' && HANDOFF_CODE.test(value)
+    ? '$BRIDGEKIT_HANDOFF_CODE'
     : JWT.test(value)
       ? name === 'sessionToken'
         ? '$BRIDGEKIT_SESSION_TOKEN'

@@ -4,6 +4,7 @@ import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
+import { unavailableError } from '../faults';
 import { setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
@@ -97,7 +98,9 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       const code = await issueHandoff(deps, member, allowedOrigin);
       const page = `/embed/orgs/${encodeURIComponent(org.slug)}${embedOptionsQuery(options)}`;
       res.redirect(302, `${page}#code=${code}`);
-    } catch (err) {
+    } catch (caught) {
+      // A dependency at fault is a 503 page in the iframe too, not a 500.
+      const err = unavailableError(caught) ?? caught;
       if (!(err instanceof ApiError) || !wantsHtml) throw err;
       if (err.cause)
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);

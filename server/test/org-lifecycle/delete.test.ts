@@ -15,13 +15,13 @@ const HOST = 'https://host.example.com';
 const UNKNOWN_ORG = 'org_00000000000000000000000000';
 const NOT_FOUND = {
   title: 'NotFound',
-  code: 'organization_not_found',
   detail: 'Organization not found',
+  code: 'organization_not_found',
 };
 const UNAUTHORIZED = {
   title: 'Unauthorized',
-  code: 'invalid_credentials',
   detail: 'Missing, invalid, revoked or expired credentials',
+  code: 'invalid_credentials',
 };
 
 type User = { key: string; userId: string; email: string };
@@ -208,8 +208,8 @@ describe.each(ENGINES)('DELETE /organizations/{orgId} on %s', (engine) => {
       expect(res.status).toBe(403);
       expect(res.body.error).toEqual({
         title: 'Forbidden',
-        code: 'admin_required',
         detail: 'Only an ADMIN of the organization can do this',
+        code: 'admin_required',
       });
     }
     expect(
