@@ -20,6 +20,7 @@ import {
 } from './organization';
 import {
   EmbedSession,
+  EmbedSessionBody,
   RenewedSession,
   SessionInfo,
   SsoBrowserQuery,
@@ -280,7 +281,8 @@ export const routes = {
   ssoBrowser: {
     method: 'get',
     path: '/api/sso/jwt',
-    summary: 'Full-embed sign-in: sets the session cookie and redirects to the embed page',
+    summary:
+      'Full-embed sign-in: redirects the frame to the embed page with a single-use handoff code in the fragment (no cookie)',
     tag: 'SSO',
     auth: 'none',
     query: SsoBrowserQuery,
@@ -319,8 +321,7 @@ export const routes = {
   ssoLogout: {
     method: 'post',
     path: '/api/sso/logout',
-    summary:
-      'End the calling session on every instance (session token as bearer, or the full-embed cookie with X-Bridgekit-Embed: 1)',
+    summary: 'End the calling session on every instance (its session token as bearer)',
     tag: 'SSO',
     auth: 'bearer',
     status: 204,
@@ -330,24 +331,25 @@ export const routes = {
     method: 'get',
     path: '/embed/orgs/{slug}',
     summary:
-      'Full-embed page of an organization (needs the session cookie set by GET /api/sso/jwt)',
+      'Full-embed page of an organization: signs in with the handoff code GET /api/sso/jwt put in its fragment',
     tag: 'Embed',
     auth: 'none',
     params: z.strictObject({ slug: z.string() }),
     status: 200,
     contentType: 'text/html',
-    errors: ['Unauthorized', 'NotFound'],
+    errors: ['NotFound'],
   },
   embedSession: {
     method: 'post',
     path: '/embed/session',
     summary:
-      'Same-origin only: trades the full-embed session cookie for a bearer session token (send X-Bridgekit-Embed: 1)',
+      'Same-origin only: trades a single-use handoff code for a bearer session token (send X-Bridgekit-Embed: 1)',
     tag: 'Embed',
     auth: 'none',
+    body: EmbedSessionBody,
     status: 200,
     response: dataOf(EmbedSession),
-    errors: ['Unauthorized', 'Forbidden'],
+    errors: ['Unauthorized', 'Forbidden', ...WITH_BODY],
   },
   embedAsset: {
     method: 'get',

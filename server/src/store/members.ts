@@ -13,6 +13,7 @@ export interface MemberWithUser {
   userEmail: string;
   userFullName: string | null;
   userFirstName: string | null;
+  userLastName: string | null;
   userTitle: string | null;
   userAvatarUrl: string | null;
   userIsEmailVerified: number;
@@ -32,6 +33,7 @@ const withUser = (db: Db) =>
       'u.email as userEmail',
       'u.fullName as userFullName',
       'u.firstName as userFirstName',
+      'u.lastName as userLastName',
       'u.title as userTitle',
       'u.avatarUrl as userAvatarUrl',
       'u.isEmailVerified as userIsEmailVerified',

@@ -86,7 +86,8 @@ export const updateOrganizationRow = (
 
 /**
  * Deletes the organization (its members and data sources go by foreign-key cascade) and the
- * session revocations and used SSO `jti`s kept for it; returns the deleted row.
+ * session revocations, used SSO `jti`s and embed handoff codes kept for it; returns the
+ * deleted row.
  */
 export async function deleteOrganizationRow(
   tx: Db,
@@ -100,5 +101,6 @@ export async function deleteOrganizationRow(
   if (!deleted) return undefined;
   await tx.deleteFrom('revokedSessions').where('organizationId', '=', id).execute();
   await tx.deleteFrom('ssoJti').where('organizationId', '=', id).execute();
+  await tx.deleteFrom('embedHandoffs').where('organizationId', '=', id).execute();
   return deleted;
 }

@@ -107,6 +107,19 @@ export interface RevokedSessionsTable {
   expiresAt: string;
 }
 
+export interface EmbedHandoffsTable {
+  /** SHA-256 of the code (base64url); the code itself is never stored. */
+  codeHash: string;
+  organizationId: string;
+  memberId: string;
+  framingOrigin: string;
+  expiresAt: string;
+  /** Set by the one redemption that succeeds. */
+  usedAt: string | null;
+  /** The session that redemption started: ended if the code is presented again. */
+  sessionId: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   apiKeys: ApiKeysTable;
@@ -115,4 +128,5 @@ export interface Database {
   dataSources: DataSourcesTable;
   ssoJti: SsoJtiTable;
   revokedSessions: RevokedSessionsTable;
+  embedHandoffs: EmbedHandoffsTable;
 }

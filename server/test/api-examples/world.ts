@@ -26,8 +26,8 @@ export interface World {
   dataSource: DataSource;
   /** The membership of `member` in `org`. */
   member: Member;
-  /** The full-embed session cookie of `member` (`bk_session=…`). */
-  sessionCookie: string;
+  /** A fresh handoff code of a full-embed sign-in (the `#code=` of its redirect). */
+  handoffCode(): Promise<string>;
   /** A fresh single-use SSO token for `org`, signed with its jwtSecret. */
   ssoToken(user?: SsoUser): Promise<string>;
   newOrganization(name: string): Promise<Organization>;
@@ -125,9 +125,13 @@ export async function createWorld(
     createSsoToken({ secret: org.jwtSecret, orgId: org.id, user });
 
   const exchanged = await call('POST', '/api/sso/jwt', { jwt: await ssoToken() });
-  const signIn = await call('GET', `/api/sso/jwt?jwt=${await ssoToken()}`, undefined, {
-    referer: `${HOST_ORIGIN}/reports`,
-  });
+  const handoffCode = async () => {
+    const signIn = await call('GET', `/api/sso/jwt?jwt=${await ssoToken()}`, undefined, {
+      referer: `${HOST_ORIGIN}/reports`,
+    });
+    const location = signIn.headers.get('location') ?? '';
+    return location.slice(location.indexOf('#code=') + '#code='.length);
+  };
   const credentials: Credentials = {
     admin,
     member: await key(MEMBER_USER.email, 'Grace Hopper'),
@@ -138,7 +142,7 @@ export async function createWorld(
     org,
     dataSource,
     member,
-    sessionCookie: signIn.headers.get('set-cookie')?.split(';')[0] ?? '',
+    handoffCode,
     ssoToken,
     newOrganization,
     newDataSource,

@@ -177,16 +177,20 @@ export async function serveBridge(
 export async function startBridge(
   engine: Engine,
   env: Record<string, string> = {},
+  app: AppOptions = {},
 ): Promise<TestBridge> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-test-'));
   const database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
-  const served = await serveBridge({
-    BRIDGE_DATA_DIR: dataDir,
-    DATABASE_URL: database?.url,
-    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
-    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
-    ...env,
-  });
+  const served = await serveBridge(
+    {
+      BRIDGE_DATA_DIR: dataDir,
+      DATABASE_URL: database?.url,
+      BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+      BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      ...env,
+    },
+    app,
+  );
   const { deps } = served;
   return {
     engine,

@@ -1,4 +1,5 @@
 import type { DataSource } from '@bridgekit/contract';
+import type { ReactNode } from 'react';
 import { errorText } from '../internal/error-text';
 import type { Messages } from '../provider/messages';
 import type { EmbedMessages } from './embed-messages';
@@ -10,13 +11,26 @@ interface DataSourceListProps {
   onEdit?: (record: DataSource, opener: HTMLButtonElement) => void;
   messages: Messages;
   text: EmbedMessages;
+  /** The record whose editor is open, shown in place of its row's end. */
+  editingId?: string | null;
+  editor?: ReactNode;
 }
 
 const where = (record: DataSource) =>
   `${record.host}:${record.port}${record.databaseName ? ` / ${record.databaseName}` : ''}`;
 
-/** The organization's data sources, with Edit buttons and "Load more". */
-export function DataSourceList({ pages, onEdit, messages, text }: DataSourceListProps) {
+/**
+ * The organization's data sources, with Edit buttons and "Load more". The editor of a record
+ * opens inside its row, where the user clicked, not below a long list.
+ */
+export function DataSourceList({
+  pages,
+  onEdit,
+  messages,
+  text,
+  editingId = null,
+  editor,
+}: DataSourceListProps) {
   const firstLoad = pages.items.length === 0;
   if (firstLoad && pages.status === 'loading') {
     return (
@@ -47,7 +61,11 @@ export function DataSourceList({ pages, onEdit, messages, text }: DataSourceList
     <>
       <ul className="bk-embed__list" data-state="ready">
         {pages.items.map((record) => (
-          <li key={record.id} className="bk-embed__item">
+          <li
+            key={record.id}
+            className="bk-embed__item"
+            data-state={editingId === record.id ? 'editing' : undefined}
+          >
             <span className="bk-embed__item-text">
               <span className="bk-embed__item-name">{record.displayName}</span>
               <span className="bk-embed__item-where">{where(record)}</span>
@@ -62,6 +80,7 @@ export function DataSourceList({ pages, onEdit, messages, text }: DataSourceList
                 {text.edit}
               </button>
             )}
+            {editingId === record.id && <div className="bk-embed__item-editor">{editor}</div>}
           </li>
         ))}
       </ul>
