@@ -4,6 +4,7 @@ import { rateLimits } from './0002-rate-limits';
 import { storeVersion } from './0003-store-version';
 import { revokedSessions } from './0004-revoked-sessions';
 import { previousJwtSecret } from './0005-previous-jwt-secret';
+import { dataSourceLifecycle } from './0007-data-source-lifecycle';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -16,6 +17,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003_store_version': storeVersion(dialect),
     '0004_revoked_sessions': revokedSessions(dialect),
     '0005_previous_jwt_secret': previousJwtSecret(),
+    '0007_data_source_lifecycle': dataSourceLifecycle(dialect),
   };
 }
 

@@ -1,0 +1,112 @@
+import type { Deps } from '../deps';
+import {
+  allDataSourceIds,
+  BUSY_RETRY_MS,
+  type JobKind,
+  type Lifecycle,
+  runJob,
+  slotOf,
+} from './jobs';
+
+interface Job {
+  kind: JobKind;
+  id: string;
+  slot: Date | undefined;
+}
+
+/**
+ * The scheduler of a single process (SQLite): at the start of each health and sync interval it
+ * queues every data source once; a job already queued or running for the same data source is
+ * not queued twice. Jobs run as the shared connection slots allow.
+ */
+export function startInProcess(deps: Deps): Lifecycle {
+  const { config, log } = deps;
+  const stopping = new AbortController();
+  const pending = new Map<string, Job>();
+  const running = new Map<string, Promise<void>>();
+  const rerun = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  const concurrency = deps.connectionSlots.limit - deps.connectionSlots.reserved;
+
+  const later = (ms: number, fn: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
+
+  function enqueue(job: Job) {
+    if (stopping.signal.aborted) return;
+    const key = `${job.kind}:${job.id}`;
+    if (pending.has(key)) return;
+    if (running.has(key)) {
+      // A sync requested while one runs (a PATCH mid-sync) runs again after it.
+      if (job.kind === 'sync' && !job.slot) rerun.add(key);
+      return;
+    }
+    pending.set(key, job);
+    pump();
+  }
+
+  function pump() {
+    for (const [key, job] of pending) {
+      if (running.size >= concurrency || stopping.signal.aborted) return;
+      pending.delete(key);
+      const run = runJob(deps, job.kind, job.id, job.slot, stopping.signal)
+        .then((result) => {
+          if (result === 'busy' && !job.slot) later(BUSY_RETRY_MS, () => enqueue(job));
+        })
+        .catch((err) => {
+          if (!stopping.signal.aborted) log.error({ err, job: job.kind }, 'data source job failed');
+        })
+        .finally(() => {
+          running.delete(key);
+          if (rerun.delete(key)) enqueue({ kind: 'sync', id: job.id, slot: undefined });
+          pump();
+        });
+      running.set(key, run);
+    }
+  }
+
+  async function sweep(kind: JobKind, slot: Date) {
+    for await (const ids of allDataSourceIds(deps)) {
+      for (const id of ids) enqueue({ kind, id, slot });
+    }
+  }
+
+  // At each interval's start (aligned to the epoch, like the PostgreSQL engine's slots).
+  function every(kind: JobKind, seconds: number, now: boolean) {
+    const tick = () => {
+      const slot = slotOf(deps.now(), seconds);
+      sweep(kind, slot)
+        .catch((err) => log.error({ err, job: kind }, 'data source sweep failed'))
+        .finally(() => {
+          const next = slot.getTime() + seconds * 1000 - deps.now().getTime();
+          later(Math.max(next, 0), tick);
+        });
+    };
+    if (now) tick();
+    else {
+      const slot = slotOf(deps.now(), seconds);
+      later(slot.getTime() + seconds * 1000 - deps.now().getTime(), tick);
+    }
+  }
+  // Health now (the process just started); syncs from the next interval on, so a restart does
+  // not re-read every catalog (a sync left SYNCING by a killed process is taken over then).
+  every('health', config.healthIntervalSeconds, true);
+  every('sync', config.syncIntervalSeconds, false);
+
+  return {
+    requestSync(id) {
+      enqueue({ kind: 'sync', id, slot: undefined });
+    },
+    async stop() {
+      stopping.abort(new Error('stopping'));
+      for (const timer of timers) clearTimeout(timer);
+      pending.clear();
+      await Promise.allSettled(running.values());
+    },
+  };
+}

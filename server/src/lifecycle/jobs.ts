@@ -1,0 +1,63 @@
+import type { Deps } from '../deps';
+import { dataSourceIdsAfter, findDataSourceById } from '../store/data-sources';
+import { checkHealth } from './health';
+import { type SyncResult, syncDataSource } from './sync';
+
+/** The background work of data sources: scheduled health checks and syncs, requested syncs. */
+export interface Lifecycle {
+  /** Syncs the data source soon (after create, a connection change, `POST …/sync`). */
+  requestSync(id: string): void;
+  /** Stops scheduling and taking work; waits for work in progress. */
+  stop(): Promise<void>;
+}
+
+/** The lifecycle of an instance that runs no background work (BRIDGE_BACKGROUND_JOBS=false). */
+export const noLifecycle: Lifecycle = { requestSync() {}, async stop() {} };
+
+export type JobKind = 'health' | 'sync';
+
+/** A scheduled run's time slot: the interval-long window (from the epoch) it belongs to. */
+export const slotOf = (at: Date, intervalSeconds: number) =>
+  new Date(Math.floor(at.getTime() / 1000 / intervalSeconds) * intervalSeconds * 1000);
+
+/**
+ * Runs one job in a shared connection slot: background work waits its turn, and only while
+ * more than the reserved slots are free, so it never takes the last ones from the API.
+ * `slot` is the scheduled window it runs for (none for a requested sync).
+ */
+export async function runJob(
+  deps: Deps,
+  kind: JobKind,
+  id: string,
+  slot: Date | undefined,
+  signal: AbortSignal,
+): Promise<SyncResult> {
+  const release = await deps.connectionSlots.acquire(signal);
+  try {
+    deps.log.debug(
+      { job: kind, dataSourceId: id, slot: slot?.toISOString() ?? null },
+      'data source job',
+    );
+    if (kind === 'sync') return await syncDataSource(deps, id);
+    const row = await findDataSourceById(deps.store.db, id);
+    if (!row) return 'gone';
+    await checkHealth(deps, row);
+    return 'ran';
+  } finally {
+    release();
+  }
+}
+
+/** Every data source id, a page at a time. */
+export async function* allDataSourceIds(deps: Deps, pageSize = 500) {
+  let cursor = '';
+  for (;;) {
+    const ids = await dataSourceIdsAfter(deps.store.db, cursor, pageSize);
+    if (ids.length > 0) yield ids;
+    if (ids.length < pageSize) return;
+    cursor = ids.at(-1) as string;
+  }
+}
+
+/** How long to wait before retrying a requested sync that found another one running. */
+export const BUSY_RETRY_MS = 5_000;

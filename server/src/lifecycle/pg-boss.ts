@@ -1,0 +1,196 @@
+import type Pg from 'pg';
+import type PgBoss from 'pg-boss';
+import type { Deps } from '../deps';
+import { lazy } from '../lazy';
+import { allDataSourceIds, BUSY_RETRY_MS, type JobKind, type Lifecycle, runJob } from './jobs';
+
+const pgBossModule = lazy<typeof PgBoss>('pg-boss');
+const pgModule = lazy<typeof Pg>('pg');
+
+const QUEUE: Record<JobKind, string> = { health: 'bridgekit-health', sync: 'bridgekit-sync' };
+const SWEEP: Record<JobKind, string> = {
+  health: 'bridgekit-health-sweep',
+  sync: 'bridgekit-sync-sweep',
+};
+
+/**
+ * The connection string for the job engine: pg-boss keeps no session state (no LISTEN, only
+ * transaction-scoped advisory locks, each command one transaction), so it works through a
+ * transaction pooler, and uses the store's own DATABASE_URL.
+ */
+export const jobEngineUrl = (deps: Deps) => deps.config.databaseUrl as string;
+
+interface JobData {
+  id?: string;
+}
+
+/**
+ * The scheduler of instances sharing a PostgreSQL store, on pg-boss: every instance asks, a few
+ * times per interval, for that interval's sweep job; pg-boss's throttle (one job per key and
+ * time slot, a unique index) lets exactly one into the queue, whoever asks. The instance that
+ * takes it queues one job per data source, again one per slot, and every instance works the
+ * queues as its connection slots allow. A job whose instance dies expires and, for a sweep,
+ * is retried; the per-slot key keeps it from running twice.
+ */
+export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
+  const { config, log } = deps;
+  const pg = pgModule();
+  // pg-boss's slot times are `timestamp without time zone` in UTC: read them as UTC.
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 1114
+        ? (value: string) => new Date(`${value.replace(' ', 'T')}Z`)
+        : pg.types.getTypeParser(oid, format),
+  };
+  const pool = new pg.Pool({
+    connectionString: jobEngineUrl(deps),
+    max: 3,
+    application_name: 'bridgekit-jobs',
+    connectionTimeoutMillis: 5000,
+    types: types as Pg.CustomTypesConfig,
+  });
+  pool.on('error', () => {});
+  const longest = Math.max(config.healthIntervalSeconds, config.syncIntervalSeconds);
+  const boss = new (pgBossModule())({
+    db: { executeSql: (text, values) => pool.query(text, values) },
+    schedule: false,
+    supervise: true,
+    migrate: true,
+    // The throttle's unique index holds while a job is in the job table: keep them there longer
+    // than one interval.
+    archiveCompletedAfterSeconds: Math.max(43_200, 2 * longest),
+    archiveFailedAfterSeconds: Math.max(43_200, 2 * longest),
+  });
+  boss.on('error', (err: Error) => log.warn({ err: err.message }, 'job engine error'));
+  await boss.start();
+  for (const name of [...Object.values(QUEUE), ...Object.values(SWEEP)]) {
+    await boss.createQueue(name);
+  }
+
+  const stopping = new AbortController();
+  const timers: NodeJS.Timeout[] = [];
+  const intervalOf = (kind: JobKind) =>
+    kind === 'health' ? config.healthIntervalSeconds : config.syncIntervalSeconds;
+  const pollMs = Math.min(
+    2000,
+    Math.max(500, (Math.min(config.healthIntervalSeconds, config.syncIntervalSeconds) * 1000) / 4),
+  );
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      stopping.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  // Ask for the current slot's sweep a few times per interval: pg-boss keeps exactly one.
+  for (const kind of ['health', 'sync'] as const) {
+    const seconds = intervalOf(kind);
+    const ask = () =>
+      boss
+        .send(
+          SWEEP[kind],
+          {},
+          {
+            singletonKey: 'all',
+            singletonSeconds: seconds,
+            retryLimit: 3,
+            expireInSeconds: Math.max(60, seconds),
+          },
+        )
+        .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sweep not queued'));
+    void ask();
+    const timer = setInterval(ask, Math.min(30_000, Math.max(250, (seconds * 1000) / 4)));
+    timer.unref();
+    timers.push(timer);
+  }
+
+  async function sweep(kind: JobKind) {
+    const seconds = intervalOf(kind);
+    for await (const ids of allDataSourceIds(deps)) {
+      await boss.insert(
+        ids.map((id) => ({
+          name: QUEUE[kind],
+          data: { id },
+          singletonKey: id,
+          singletonSeconds: seconds,
+          retryLimit: 0,
+          expireInSeconds: Math.max(60, seconds),
+        })),
+      );
+    }
+  }
+
+  async function runOne(kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
+    const id = job.data.id;
+    if (!id) return;
+    const slot = job.singletonOn ?? undefined;
+    const result = await runJob(deps, kind, id, slot, stopping.signal);
+    if (result === 'busy' && !slot && kind === 'sync') {
+      await boss.send(QUEUE.sync, { id }, { startAfter: BUSY_RETRY_MS / 1000, retryLimit: 0 });
+    }
+  }
+
+  // One loop per queue: keeps up to `concurrency` jobs in hand, fetching more as they finish.
+  async function work(
+    name: string,
+    concurrency: number,
+    handle: (job: PgBoss.JobWithMetadata<JobData>) => Promise<void>,
+  ) {
+    const inFlight = new Set<Promise<void>>();
+    while (!stopping.signal.aborted) {
+      const free = concurrency - inFlight.size;
+      const jobs =
+        free > 0
+          ? ((await boss
+              .fetch<JobData>(name, { batchSize: free, includeMetadata: true })
+              .catch((err: Error) => {
+                log.warn({ err: err.message }, 'job engine: fetch failed');
+                return null;
+              })) ?? [])
+          : [];
+      for (const job of jobs) {
+        const run = handle(job)
+          .then(
+            () => boss.complete(name, job.id),
+            (err) => {
+              if (!stopping.signal.aborted) log.error({ err, queue: name }, 'job failed');
+              return boss.fail(name, job.id);
+            },
+          )
+          .catch(() => {})
+          .finally(() => inFlight.delete(run));
+        inFlight.add(run);
+      }
+      if (jobs.length === 0 || free <= jobs.length) {
+        await Promise.race([sleep(jobs.length === 0 && free > 0 ? pollMs : pollMs), ...inFlight]);
+      }
+    }
+    await Promise.allSettled(inFlight);
+  }
+
+  const shared = deps.connectionSlots.limit - deps.connectionSlots.reserved;
+  const loops = [
+    work(SWEEP.health, 1, () => sweep('health')),
+    work(SWEEP.sync, 1, () => sweep('sync')),
+    work(QUEUE.health, shared, (job) => runOne('health', job)),
+    work(QUEUE.sync, shared, (job) => runOne('sync', job)),
+  ];
+
+  return {
+    requestSync(id) {
+      if (stopping.signal.aborted) return;
+      boss
+        .send(QUEUE.sync, { id }, { retryLimit: 0 })
+        .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sync not queued'));
+    },
+    async stop() {
+      stopping.abort(new Error('stopping'));
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled(loops);
+      await boss.stop({ graceful: false, close: false }).catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
