@@ -45,7 +45,7 @@ const MYSQL_TABLES = `
 select table_schema as \`schema\`, table_name as \`name\`,
   case when table_type = 'VIEW' then 'VIEW' else 'TABLE' end as \`kind\`
 from information_schema.tables
-where table_schema not in ${MYSQL_SYSTEM}
+where table_schema not in ${MYSQL_SYSTEM} and (database() is null or table_schema = database())
 order by binary table_schema, binary table_name
 limit ?`;
 
@@ -53,7 +53,7 @@ const MYSQL_COLUMNS = `
 select table_schema as \`schema\`, table_name as \`table\`, column_name as \`name\`,
   column_type as \`type\`, is_nullable = 'YES' as \`nullable\`
 from information_schema.columns
-where table_schema not in ${MYSQL_SYSTEM}
+where table_schema not in ${MYSQL_SYSTEM} and (database() is null or table_schema = database())
 order by table_schema, table_name, ordinal_position`;
 
 const str = (v: unknown) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
@@ -111,7 +111,11 @@ async function readMysql(connection: Connection, maxTables: number): Promise<Cat
   return { tables: sortTables([...byKey.values()]), truncated };
 }
 
-/** Reads the tables and views (user schemas only) with their columns, at most `maxTables`. */
+/**
+ * Reads the tables and views with their columns, at most `maxTables`: on PostgreSQL every
+ * user schema of the connected database; on MySQL the connected database, or every user
+ * database when none is named.
+ */
 export function readCatalog(
   dialect: Dialect,
   connection: Connection,

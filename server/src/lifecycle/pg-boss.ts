@@ -77,11 +77,13 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   );
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      stopping.signal.addEventListener('abort', () => {
+      const done = () => {
         clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
         resolve();
-      });
+      };
+      const timer = setTimeout(done, ms);
+      stopping.signal.addEventListener('abort', done);
     });
 
   // Ask for the current slot's sweep a few times per interval: pg-boss keeps exactly one.
@@ -164,7 +166,7 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
         inFlight.add(run);
       }
       if (jobs.length === 0 || free <= jobs.length) {
-        await Promise.race([sleep(jobs.length === 0 && free > 0 ? pollMs : pollMs), ...inFlight]);
+        await Promise.race([sleep(pollMs), ...inFlight]);
       }
     }
     await Promise.allSettled(inFlight);

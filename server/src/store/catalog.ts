@@ -6,18 +6,9 @@ import type { CatalogColumnsTable, CatalogTablesTable } from './schema';
 // Rows per INSERT: well under both engines' limits on bound parameters.
 const BATCH = 500;
 
-async function insertBatched<T extends 'catalogTables' | 'catalogColumns'>(
-  tx: Db,
-  table: T,
-  rows: Insertable<T extends 'catalogTables' ? CatalogTablesTable : CatalogColumnsTable>[],
-) {
-  for (let i = 0; i < rows.length; i += BATCH) {
-    // biome-ignore lint/suspicious/noExplicitAny: one helper for both tables' row types.
-    await tx
-      .insertInto(table)
-      .values(rows.slice(i, i + BATCH) as any)
-      .execute();
-  }
+/** `rows` in slices of BATCH. */
+function* batches<T>(rows: T[]) {
+  for (let i = 0; i < rows.length; i += BATCH) yield rows.slice(i, i + BATCH);
 }
 
 /**
@@ -51,31 +42,26 @@ export function saveCatalog(
     if (Number(claimed.numUpdatedRows) !== 1) return false;
     await tx.deleteFrom('catalogColumns').where('dataSourceId', '=', id).execute();
     await tx.deleteFrom('catalogTables').where('dataSourceId', '=', id).execute();
-    await insertBatched(
-      tx,
-      'catalogTables',
-      catalog.tables.map((t, position) => ({
+    const tables: Insertable<CatalogTablesTable>[] = catalog.tables.map((t, position) => ({
+      dataSourceId: id,
+      position,
+      schemaName: t.schema,
+      tableName: t.name,
+      kind: t.kind,
+    }));
+    const columns: Insertable<CatalogColumnsTable>[] = catalog.tables.flatMap((t, tablePosition) =>
+      t.columns.map((c, position) => ({
         dataSourceId: id,
+        tablePosition,
         position,
-        schemaName: t.schema,
-        tableName: t.name,
-        kind: t.kind,
+        columnName: c.name,
+        columnType: c.type,
+        nullable: c.nullable ? 1 : 0,
       })),
     );
-    await insertBatched(
-      tx,
-      'catalogColumns',
-      catalog.tables.flatMap((t, tablePosition) =>
-        t.columns.map((c, position) => ({
-          dataSourceId: id,
-          tablePosition,
-          position,
-          columnName: c.name,
-          columnType: c.type,
-          nullable: c.nullable ? 1 : 0,
-        })),
-      ),
-    );
+    for (const rows of batches(tables)) await tx.insertInto('catalogTables').values(rows).execute();
+    for (const rows of batches(columns))
+      await tx.insertInto('catalogColumns').values(rows).execute();
     return true;
   });
 }
