@@ -21,7 +21,8 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
   for (;;) {
     const value = await read();
     if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -87,7 +88,11 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
     });
 
     // The proxy holds the connection: the sync has started and can't finish.
-    const syncing = await until('SYNCING', () => get(id), (d) => d.lastSyncStatus === 'SYNCING');
+    const syncing = await until(
+      'SYNCING',
+      () => get(id),
+      (d) => d.lastSyncStatus === 'SYNCING',
+    );
     expect(syncing.lastSyncAttemptAt).not.toBeNull();
     expect(syncing.hasCompletedFirstSync).toBe(false);
     expect(syncing.lastSuccessfulSyncAt).toBeNull();
@@ -95,7 +100,11 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
     expect(before.body.data).toMatchObject({ readAt: null, tableCount: 0, tables: [] });
 
     proxy.open();
-    const synced = await until('SUCCEEDED', () => get(id), (d) => d.lastSyncStatus === 'SUCCEEDED');
+    const synced = await until(
+      'SUCCEEDED',
+      () => get(id),
+      (d) => d.lastSyncStatus === 'SUCCEEDED',
+    );
     expect(synced.hasCompletedFirstSync).toBe(true);
     expect(synced.lastSuccessfulSyncAt).not.toBeNull();
     expect(synced.syncErrorMessage).toBeNull();
@@ -134,26 +143,42 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
     ]);
     expect(schema.body.pagination).toEqual({ nextCursor: null, hasMore: false });
 
-    const healthy = await until('HEALTHY', () => get(id), (d) => d.lastHealthStatus === 'HEALTHY');
+    const healthy = await until(
+      'HEALTHY',
+      () => get(id),
+      (d) => d.lastHealthStatus === 'HEALTHY',
+    );
     expect(healthy.lastHealthyAt).not.toBeNull();
     expect(healthy.healthErrorMessage).toBeNull();
 
     await server.pause();
-    const down = await until('UNHEALTHY', () => get(id), (d) => d.lastHealthStatus === 'UNHEALTHY');
+    const down = await until(
+      'UNHEALTHY',
+      () => get(id),
+      (d) => d.lastHealthStatus === 'UNHEALTHY',
+    );
     expect(down.healthErrorMessage).toEqual(expect.any(String));
     expect(down.healthErrorMessage?.length).toBeGreaterThan(10);
     expect(Date.parse(down.lastHealthCheckAttemptAt ?? '')).toBeGreaterThan(
       Date.parse(down.lastHealthyAt ?? ''),
     );
     // The catalog of the last successful sync stays while syncs fail.
-    const failed = await until('FAILED', () => get(id), (d) => d.lastSyncStatus === 'FAILED');
+    const failed = await until(
+      'FAILED',
+      () => get(id),
+      (d) => d.lastSyncStatus === 'FAILED',
+    );
     expect(failed.syncErrorMessage).toEqual(expect.any(String));
     expect(failed.hasCompletedFirstSync).toBe(true);
     const kept = await bridge.request('GET', `${base()}/${id}/schema`, { key });
     expect(kept.body.data.tableCount).toBe(3);
 
     await server.resume();
-    const back = await until('HEALTHY again', () => get(id), (d) => d.lastHealthStatus === 'HEALTHY');
+    const back = await until(
+      'HEALTHY again',
+      () => get(id),
+      (d) => d.lastHealthStatus === 'HEALTHY',
+    );
     expect(back.healthErrorMessage).toBeNull();
     expect(Date.parse(back.lastHealthyAt ?? '')).toBeGreaterThan(
       Date.parse(down.lastHealthCheckAttemptAt ?? ''),
@@ -177,7 +202,11 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
       },
     });
     const id = created.body.data.id as string;
-    await until('first sync', () => get(id), (d) => d.lastSyncStatus === 'SUCCEEDED');
+    await until(
+      'first sync',
+      () => get(id),
+      (d) => d.lastSyncStatus === 'SUCCEEDED',
+    );
     // What a process killed mid-sync leaves: SYNCING, with a lease taken an hour ago.
     const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
     await bridge.deps.store.db
