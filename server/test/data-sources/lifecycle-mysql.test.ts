@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource, DataSourceSchema } from '@bridgekit/contract';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+
+// The machine's MariaDB (root, no password): a private database, dropped after.
+const DATABASE = `bk_sync_${randomBytes(5).toString('hex')}`;
+const root = () => mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
+
+beforeAll(async () => {
+  const c = await root();
+  await c.query(`create database ${DATABASE}`);
+  await c.query(`create table ${DATABASE}.items (id int not null primary key, label varchar(40))`);
+  await c.query(`create view ${DATABASE}.labels as select label from ${DATABASE}.items`);
+  await c.end();
+});
+afterAll(async () => {
+  const c = await root();
+  await c.query(`drop database if exists ${DATABASE}`);
+  await c.end();
+});
+
+describe.each(ENGINES)('MYSQL sync on %s', (engine) => {
+  let bridge: TestBridge;
+  let key: string;
+  let orgId: string;
+
+  beforeAll(async () => {
+    bridge = await startBridge(engine, {
+      BRIDGE_BACKGROUND_JOBS: 'true',
+      BRIDGE_RATE_LIMIT_PER_MINUTE: '100000',
+    });
+    key = (await bridge.newUser()).key;
+    orgId = (
+      await bridge.request('POST', '/api/public/organizations', { key, body: { name: 'My' } })
+    ).body.data.id;
+  });
+  afterAll(() => bridge?.stop());
+
+  it('reads the database’s tables and views with their columns, and checks health', async () => {
+    const base = `/api/public/organizations/${orgId}/data-sources`;
+    const created = await bridge.request('POST', base, {
+      key,
+      body: {
+        dialect: 'MYSQL',
+        displayName: 'Shop',
+        host: '127.0.0.1',
+        username: 'root',
+        databaseName: DATABASE,
+        sslEnabled: false,
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    let record: DataSource;
+    const end = Date.now() + 15_000;
+    do {
+      await new Promise((r) => setTimeout(r, 100));
+      record = DataSource.parse((await bridge.request('GET', `${base}/${id}`, { key })).body.data);
+    } while (record.lastSyncStatus !== 'SUCCEEDED' && Date.now() < end);
+    expect(record).toMatchObject({ lastSyncStatus: 'SUCCEEDED', syncErrorMessage: null });
+
+    const schema = DataSourceSchema.parse(
+      (await bridge.request('GET', `${base}/${id}/schema`, { key })).body.data,
+    );
+    expect(schema.tables).toEqual([
+      {
+        schema: DATABASE,
+        name: 'items',
+        kind: 'TABLE',
+        columns: [
+          { name: 'id', type: 'int(11)', nullable: false },
+          { name: 'label', type: 'varchar(40)', nullable: true },
+        ],
+      },
+      {
+        schema: DATABASE,
+        name: 'labels',
+        kind: 'VIEW',
+        columns: [{ name: 'label', type: 'varchar(40)', nullable: true }],
+      },
+    ]);
+
+    const checked = await bridge.request('POST', `${base}/${id}/health-check`, { key });
+    expect(checked.status).toBe(200);
+    expect(checked.body.data).toMatchObject({ lastHealthStatus: 'HEALTHY', healthErrorMessage: null });
+  }, 30_000);
+});
