@@ -84,6 +84,48 @@ describe.each(ENGINES)('MYSQL sync on %s', (engine) => {
 
     const checked = await bridge.request('POST', `${base}/${id}/health-check`, { key });
     expect(checked.status).toBe(200);
-    expect(checked.body.data).toMatchObject({ lastHealthStatus: 'HEALTHY', healthErrorMessage: null });
+    expect(checked.body.data).toMatchObject({
+      lastHealthStatus: 'HEALTHY',
+      healthErrorMessage: null,
+    });
+  }, 30_000);
+});
+
+describe('a catalog over BRIDGE_SYNC_MAX_TABLES', () => {
+  let bridge: TestBridge;
+  afterAll(() => bridge?.stop());
+
+  it('is cut there, in schema and name order, and says so', async () => {
+    bridge = await startBridge('sqlite', {
+      BRIDGE_BACKGROUND_JOBS: 'true',
+      BRIDGE_SYNC_MAX_TABLES: '1',
+    });
+    const { key } = await bridge.newUser();
+    const org = await bridge.request('POST', '/api/public/organizations', {
+      key,
+      body: { name: 'Cut' },
+    });
+    const base = `/api/public/organizations/${org.body.data.id}/data-sources`;
+    const created = await bridge.request('POST', base, {
+      key,
+      body: {
+        dialect: 'MYSQL',
+        displayName: 'Cut',
+        host: '127.0.0.1',
+        username: 'root',
+        databaseName: DATABASE,
+        sslEnabled: false,
+      },
+    });
+    const id = created.body.data.id;
+    const end = Date.now() + 15_000;
+    let status = 'PENDING';
+    while (status !== 'SUCCEEDED' && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await bridge.request('GET', `${base}/${id}`, { key })).body.data.lastSyncStatus;
+    }
+    const schema = await bridge.request('GET', `${base}/${id}/schema`, { key });
+    expect(schema.body.data).toMatchObject({ truncated: true, tableCount: 1 });
+    expect(schema.body.data.tables.map((t: { name: string }) => t.name)).toEqual(['items']);
   }, 30_000);
 });

@@ -142,6 +142,20 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
       },
     ]);
     expect(schema.body.pagination).toEqual({ nextCursor: null, hasMore: false });
+    // Keyset pages of tables, each with its own columns.
+    const first = await bridge.request('GET', `${base()}/${id}/schema?limit=2`, { key });
+    expect(first.body.data.tables.map((t: { name: string }) => t.name)).toEqual([
+      'customers',
+      'order_totals',
+    ]);
+    expect(first.body.pagination.hasMore).toBe(true);
+    const cursor = first.body.pagination.nextCursor;
+    const second = await bridge.request('GET', `${base()}/${id}/schema?limit=2&cursor=${cursor}`, {
+      key,
+    });
+    expect(second.body.data.tables).toEqual([catalog.tables[2]]);
+    expect(second.body.pagination).toEqual({ nextCursor: null, hasMore: false });
+    expect(second.body.data).toMatchObject({ tableCount: 3, readAt: catalog.readAt });
 
     const healthy = await until(
       'HEALTHY',
