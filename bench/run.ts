@@ -1,9 +1,11 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile,
+// lifecycle.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
   hostile: () => import('./hostile'),
+  lifecycle: () => import('./lifecycle'),
 };
 
 const wanted = process.argv.slice(2);

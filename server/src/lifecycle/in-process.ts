@@ -1,12 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import type { Deps } from '../deps';
-import {
-  allDataSourceIds,
-  BUSY_RETRY_MS,
-  type JobKind,
-  type Lifecycle,
-  runJob,
-  slotOf,
-} from './jobs';
+import { BUSY_RETRY_MS, type JobKind, type Lifecycle, paced, runJob, slotOf } from './jobs';
 
 interface Job {
   kind: JobKind;
@@ -22,6 +16,8 @@ interface Job {
 export function startInProcess(deps: Deps): Lifecycle {
   const { config, log } = deps;
   const stopping = new AbortController();
+  // Every queued job waits on it for a connection slot.
+  setMaxListeners(0, stopping.signal);
   const pending = new Map<string, Job>();
   const running = new Map<string, Promise<void>>();
   const rerun = new Set<string>();
@@ -70,9 +66,18 @@ export function startInProcess(deps: Deps): Lifecycle {
     }
   }
 
-  async function sweep(kind: JobKind, slot: Date) {
-    for await (const ids of allDataSourceIds(deps)) {
-      for (const id of ids) enqueue({ kind, id, slot });
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => (ms > 0 ? later(ms, resolve) : resolve()));
+
+  // Queues each data source at its due time within the interval (see paced).
+  async function sweep(kind: JobKind, slot: Date, seconds: number) {
+    const start = deps.now().getTime();
+    for await (const page of paced(deps, seconds)) {
+      for (const { id, delayMs } of page) {
+        await sleep(start + delayMs - deps.now().getTime());
+        if (stopping.signal.aborted) return;
+        enqueue({ kind, id, slot });
+      }
     }
   }
 
@@ -80,7 +85,7 @@ export function startInProcess(deps: Deps): Lifecycle {
   function every(kind: JobKind, seconds: number, now: boolean) {
     const tick = () => {
       const slot = slotOf(deps.now(), seconds);
-      sweep(kind, slot)
+      sweep(kind, slot, seconds)
         .catch((err) => log.error({ err, job: kind }, 'data source sweep failed'))
         .finally(() => {
           const next = slot.getTime() + seconds * 1000 - deps.now().getTime();

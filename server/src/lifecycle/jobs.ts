@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { dataSourceIdsAfter, findDataSourceById } from '../store/data-sources';
+import { countDataSources, dataSourceIdsAfter, findDataSourceById } from '../store/data-sources';
 import { checkHealth } from './health';
 import { type SyncResult, syncDataSource } from './sync';
 
@@ -56,6 +56,23 @@ export async function* allDataSourceIds(deps: Deps, pageSize = 500) {
     if (ids.length > 0) yield ids;
     if (ids.length < pageSize) return;
     cursor = ids.at(-1) as string;
+  }
+}
+
+/** The share of an interval over which a sweep spreads its jobs (the rest is slack). */
+const SPREAD = 0.8;
+
+/**
+ * Every data source id with the delay (ms from the sweep's start) at which its job is due:
+ * spread evenly over most of the interval, so background work is a steady trickle beside the
+ * API rather than a burst at each interval's start.
+ */
+export async function* paced(deps: Deps, intervalSeconds: number, pageSize = 500) {
+  const count = await countDataSources(deps.store.db);
+  const step = count > 0 ? (intervalSeconds * 1000 * SPREAD) / count : 0;
+  let i = 0;
+  for await (const ids of allDataSourceIds(deps, pageSize)) {
+    yield ids.map((id) => ({ id, delayMs: Math.round(Math.min(i++, count) * step) }));
   }
 }
 

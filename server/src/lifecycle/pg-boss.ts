@@ -1,8 +1,9 @@
+import { setMaxListeners } from 'node:events';
 import type Pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../deps';
 import { lazy } from '../lazy';
-import { allDataSourceIds, BUSY_RETRY_MS, type JobKind, type Lifecycle, runJob } from './jobs';
+import { BUSY_RETRY_MS, type JobKind, type Lifecycle, paced, runJob } from './jobs';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 const pgModule = lazy<typeof Pg>('pg');
@@ -68,6 +69,8 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   }
 
   const stopping = new AbortController();
+  // Every job in hand waits on it for a connection slot.
+  setMaxListeners(0, stopping.signal);
   const timers: NodeJS.Timeout[] = [];
   const intervalOf = (kind: JobKind) =>
     kind === 'health' ? config.healthIntervalSeconds : config.syncIntervalSeconds;
@@ -110,11 +113,13 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
 
   async function sweep(kind: JobKind) {
     const seconds = intervalOf(kind);
-    for await (const ids of allDataSourceIds(deps)) {
+    // Due through the interval (see paced); the slot is fixed now, at insertion.
+    for await (const page of paced(deps, seconds)) {
       await boss.insert(
-        ids.map((id) => ({
+        page.map(({ id, delayMs }) => ({
           name: QUEUE[kind],
           data: { id },
+          startAfter: String(delayMs / 1000),
           singletonKey: id,
           singletonSeconds: seconds,
           retryLimit: 0,

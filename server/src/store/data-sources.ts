@@ -135,3 +135,14 @@ export const dataSourceIdsAfter = async (db: Db, cursor: string, limit: number) 
       .limit(limit)
       .execute()
   ).map((r) => r.id);
+
+/** How many data sources there are (all organizations). */
+export const countDataSources = async (db: Db) =>
+  Number(
+    (
+      await db
+        .selectFrom('dataSources')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
