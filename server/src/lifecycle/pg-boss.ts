@@ -170,9 +170,10 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
           .finally(() => inFlight.delete(run));
         inFlight.add(run);
       }
-      if (jobs.length === 0 || free <= jobs.length) {
-        await Promise.race([sleep(pollMs), ...inFlight]);
-      }
+      // A full batch may have left more behind: fetch again as soon as one finishes. Otherwise
+      // the queue is drained: poll.
+      if (free > 0 && jobs.length === free) continue;
+      await (free === 0 ? Promise.race([sleep(pollMs), ...inFlight]) : sleep(pollMs));
     }
     await Promise.allSettled(inFlight);
   }
