@@ -82,6 +82,33 @@ describe.each(ENGINES)('MYSQL sync on %s', (engine) => {
       },
     ]);
 
+    // A PATCH that leaves the connection as it was syncs nothing; one that changes it does.
+    const renamed = await bridge.request('PATCH', `${base}/${id}`, {
+      key,
+      body: { description: 'Orders and labels' },
+    });
+    expect(renamed.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    const unchanged = (await bridge.request('GET', `${base}/${id}`, { key })).body.data;
+    expect(unchanged.lastSyncAttemptAt).toBe(record.lastSyncAttemptAt);
+    const moved = await bridge.request('PATCH', `${base}/${id}`, {
+      key,
+      body: { databaseName: `${DATABASE}_gone` },
+    });
+    expect(moved.status).toBe(200);
+    let failed = moved.body.data;
+    while (failed.lastSyncStatus !== 'FAILED' && Date.now() < end + 15_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      failed = (await bridge.request('GET', `${base}/${id}`, { key })).body.data;
+    }
+    expect(failed.lastSyncStatus).toBe('FAILED');
+    expect(failed.syncErrorMessage).toMatch(/database/i);
+    expect(failed.lastSuccessfulSyncAt).toBe(record.lastSuccessfulSyncAt);
+    // The last good catalog stays until a sync succeeds again.
+    const kept = await bridge.request('GET', `${base}/${id}/schema`, { key });
+    expect(kept.body.data.tableCount).toBe(2);
+    await bridge.request('PATCH', `${base}/${id}`, { key, body: { databaseName: DATABASE } });
+
     const checked = await bridge.request('POST', `${base}/${id}/health-check`, { key });
     expect(checked.status).toBe(200);
     expect(checked.body.data).toMatchObject({
