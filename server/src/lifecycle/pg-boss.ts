@@ -57,10 +57,11 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
     schedule: false,
     supervise: true,
     migrate: true,
-    // The throttle's unique index holds while a job is in the job table: keep them there longer
-    // than one interval.
-    archiveCompletedAfterSeconds: Math.max(43_200, 2 * longest),
-    archiveFailedAfterSeconds: Math.max(43_200, 2 * longest),
+    // The throttle's unique index holds while a job is in the job table: keep them there two
+    // intervals, then a day in the archive (a check every 5 minutes is ~300 rows a day each).
+    archiveCompletedAfterSeconds: Math.max(600, 2 * longest),
+    archiveFailedAfterSeconds: Math.max(600, 2 * longest),
+    deleteAfterSeconds: 86_400,
   });
   boss.on('error', (err: Error) => log.warn({ err: err.message }, 'job engine error'));
   await boss.start();
@@ -139,41 +140,63 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
     }
   }
 
-  // One loop per queue: keeps up to `concurrency` jobs in hand, fetching more as they finish.
+  // Completions go to pg-boss in batches: one statement for many finished jobs.
+  const done = new Map<string, string[]>();
+  const flush = async () => {
+    for (const [name, ids] of done) {
+      done.delete(name);
+      await boss.complete(name, ids).catch((err: Error) => {
+        log.warn({ err: err.message }, 'job engine: completion not recorded');
+      });
+    }
+  };
+  const flusher = setInterval(() => void flush(), 250);
+  flusher.unref();
+  timers.push(flusher);
+
+  /**
+   * One loop per queue: keeps up to `concurrency` jobs in hand. It fetches again once half of
+   * them have finished (a batch per fetch, not a fetch per job), at once while a backlog lasts,
+   * and polls when the queue is drained.
+   */
   async function work(
     name: string,
     concurrency: number,
     handle: (job: PgBoss.JobWithMetadata<JobData>) => Promise<void>,
   ) {
     const inFlight = new Set<Promise<void>>();
+    const refill = Math.ceil(concurrency / 2);
     while (!stopping.signal.aborted) {
-      const free = concurrency - inFlight.size;
+      if (concurrency - inFlight.size < refill) {
+        await Promise.race([sleep(pollMs), ...inFlight]);
+        continue;
+      }
+      const batch = concurrency - inFlight.size;
       const jobs =
-        free > 0
-          ? ((await boss
-              .fetch<JobData>(name, { batchSize: free, includeMetadata: true })
-              .catch((err: Error) => {
-                log.warn({ err: err.message }, 'job engine: fetch failed');
-                return null;
-              })) ?? [])
-          : [];
+        (await boss
+          .fetch<JobData>(name, { batchSize: batch, includeMetadata: true })
+          .catch((err: Error) => {
+            log.warn({ err: err.message }, 'job engine: fetch failed');
+            return null;
+          })) ?? [];
       for (const job of jobs) {
         const run = handle(job)
           .then(
-            () => boss.complete(name, job.id),
-            (err) => {
+            () => {
+              done.set(name, [...(done.get(name) ?? []), job.id]);
+            },
+            async (err) => {
               if (!stopping.signal.aborted) log.error({ err, queue: name }, 'job failed');
-              return boss.fail(name, job.id);
+              await boss.fail(name, job.id);
             },
           )
           .catch(() => {})
           .finally(() => inFlight.delete(run));
         inFlight.add(run);
       }
-      // A full batch may have left more behind: fetch again as soon as one finishes. Otherwise
-      // the queue is drained: poll.
-      if (free > 0 && jobs.length === free) continue;
-      await (free === 0 ? Promise.race([sleep(pollMs), ...inFlight]) : sleep(pollMs));
+      // A full batch may have left more behind: go on as soon as half are done. Otherwise the
+      // queue is drained: poll.
+      if (jobs.length < batch) await sleep(pollMs);
     }
     await Promise.allSettled(inFlight);
   }
@@ -197,6 +220,7 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
       stopping.abort(new Error('stopping'));
       for (const timer of timers) clearInterval(timer);
       await Promise.allSettled(loops);
+      await flush();
       await boss.stop({ graceful: false, close: false }).catch(() => {});
       await pool.end().catch(() => {});
     },
