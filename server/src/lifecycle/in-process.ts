@@ -72,7 +72,7 @@ export function startInProcess(deps: Deps): Lifecycle {
   // Queues each data source at its due time within the interval (see paced).
   async function sweep(kind: JobKind, slot: Date, seconds: number) {
     const start = deps.now().getTime();
-    for await (const page of paced(deps, seconds)) {
+    for await (const page of paced(deps, slot, seconds)) {
       for (const { id, delayMs } of page) {
         await sleep(start + delayMs - deps.now().getTime());
         if (stopping.signal.aborted) return;

@@ -31,9 +31,17 @@ export async function runJob(
   id: string,
   slot: Date | undefined,
   signal: AbortSignal,
-): Promise<SyncResult> {
+): Promise<SyncResult | 'late'> {
   const release = await deps.connectionSlots.acquire(signal);
   try {
+    const seconds =
+      kind === 'health' ? deps.config.healthIntervalSeconds : deps.config.syncIntervalSeconds;
+    // A scheduled job whose interval is over (a backlog, or queued before a restart) is
+    // dropped: the next interval's job stands for it, so work never piles up.
+    if (slot && deps.now().getTime() >= slot.getTime() + seconds * 1000) {
+      deps.log.debug({ job: kind, dataSourceId: id }, 'data source job late: dropped');
+      return 'late';
+    }
     deps.log.debug(
       { job: kind, dataSourceId: id, slot: slot?.toISOString() ?? null },
       'data source job',
@@ -59,17 +67,21 @@ export async function* allDataSourceIds(deps: Deps, pageSize = 500) {
   }
 }
 
-/** The share of an interval over which a sweep spreads its jobs (the rest is slack). */
+/** The share of what is left of an interval over which a sweep spreads its jobs. */
 const SPREAD = 0.8;
 
 /**
- * Every data source id with the delay (ms from the sweep's start) at which its job is due:
- * spread evenly over most of the interval, so background work is a steady trickle beside the
- * API rather than a burst at each interval's start.
+ * Every data source id with the delay (ms from now) at which its job is due: spread evenly over
+ * most of what is left of the slot's interval (all of the next one if it is over), so background
+ * work is a steady trickle beside the API rather than a burst at each interval's start, and
+ * every job is due within its own interval.
  */
-export async function* paced(deps: Deps, intervalSeconds: number, pageSize = 500) {
+export async function* paced(deps: Deps, slot: Date, intervalSeconds: number, pageSize = 500) {
+  const intervalMs = intervalSeconds * 1000;
+  const left = slot.getTime() + intervalMs - deps.now().getTime();
+  const spreadMs = (left > 0 ? left : intervalMs) * SPREAD;
   const count = await countDataSources(deps.store.db);
-  const step = count > 0 ? (intervalSeconds * 1000 * SPREAD) / count : 0;
+  const step = count > 0 ? spreadMs / count : 0;
   let i = 0;
   for await (const ids of allDataSourceIds(deps, pageSize)) {
     yield ids.map((id) => ({ id, delayMs: Math.round(Math.min(i++, count) * step) }));

@@ -3,7 +3,7 @@ import type Pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../deps';
 import { lazy } from '../lazy';
-import { BUSY_RETRY_MS, type JobKind, type Lifecycle, paced, runJob } from './jobs';
+import { BUSY_RETRY_MS, type JobKind, type Lifecycle, paced, runJob, slotOf } from './jobs';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 const pgModule = lazy<typeof Pg>('pg');
@@ -112,10 +112,12 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
     timers.push(timer);
   }
 
-  async function sweep(kind: JobKind) {
+  async function sweep(kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
     const seconds = intervalOf(kind);
-    // Due through the interval (see paced); the slot is fixed now, at insertion.
-    for await (const page of paced(deps, seconds)) {
+    // Due through the rest of the sweep's interval (see paced); each job's own slot is fixed
+    // now, at insertion.
+    const slot = job.singletonOn ?? slotOf(deps.now(), seconds);
+    for await (const page of paced(deps, slot, seconds)) {
       await boss.insert(
         page.map(({ id, delayMs }) => ({
           name: QUEUE[kind],
@@ -203,8 +205,8 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
 
   const shared = deps.connectionSlots.limit - deps.connectionSlots.reserved;
   const loops = [
-    work(SWEEP.health, 1, () => sweep('health')),
-    work(SWEEP.sync, 1, () => sweep('sync')),
+    work(SWEEP.health, 1, (job) => sweep('health', job)),
+    work(SWEEP.sync, 1, (job) => sweep('sync', job)),
     work(QUEUE.health, shared, (job) => runOne('health', job)),
     work(QUEUE.sync, shared, (job) => runOne('sync', job)),
   ];

@@ -1,6 +1,7 @@
 import { DataSource, ErrorBody, type ErrorCode, type ErrorTitle } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { runJob, slotOf } from '../../src/lifecycle/jobs';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const MINIMAL = {
@@ -161,5 +162,24 @@ describe.each(ENGINES)('data source lifecycle routes on %s', (engine) => {
     } finally {
       for (const release of held) release();
     }
+  });
+
+  it('drops a scheduled check whose interval is over, and runs one of the current interval', async () => {
+    const port = await freePort();
+    const created = await bridge.request('POST', base(), {
+      key: admin.key,
+      body: { ...MINIMAL, host: '127.0.0.1', port, sslEnabled: false },
+    });
+    const id = created.body.data.id as string;
+    const seconds = bridge.deps.config.healthIntervalSeconds;
+    const now = new Date();
+    const signal = new AbortController().signal;
+    const stale = new Date(slotOf(now, seconds).getTime() - seconds * 1000);
+    expect(await runJob(bridge.deps, 'health', id, stale, signal)).toBe('late');
+    const untouched = await bridge.request('GET', `${base()}/${id}`, { key: admin.key });
+    expect(untouched.body.data.lastHealthCheckAttemptAt).toBeNull();
+    expect(await runJob(bridge.deps, 'health', id, slotOf(now, seconds), signal)).toBe('ran');
+    const checked = await bridge.request('GET', `${base()}/${id}`, { key: admin.key });
+    expect(checked.body.data.lastHealthStatus).toBe('UNHEALTHY');
   });
 });
