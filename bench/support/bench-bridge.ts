@@ -12,9 +12,11 @@ import {
 export function startBenchBridge(
   env: Record<string, string> = {},
   launch?: BridgeProcessOptions['launch'],
+  data?: BridgeProcessOptions['data'],
 ): Promise<BridgeProcess> {
   return startBridgeProcess({
     launch,
+    data,
     env: {
       BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
       BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, type ErrorTitle, PageQuery, pageOf } from './common';
+import { dataOf, type ErrorTitle, PageQuery, Pagination, pageOf } from './common';
 import {
   CreateDataSourceBody,
   DataSource,
@@ -8,6 +8,7 @@ import {
   VerifyDataSourceBody,
   VerifyResult,
 } from './data-source';
+import { DataSourceSchema, SchemaQuery } from './data-source-schema';
 import { AddMemberBody, Member, MemberParams, UpdateMemberBody } from './member';
 import {
   CreateOrganizationBody,
@@ -266,6 +267,43 @@ export const routes = {
     status: 200,
     response: dataOf(DataSource),
     errors: [...IN_ORG, 'Forbidden'],
+  },
+  checkDataSourceHealth: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}/health-check',
+    summary:
+      'Check now that the data source answers (ADMIN); returns the record with the result. Counts against the verify rate limit',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    status: 200,
+    response: dataOf(DataSource),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  syncDataSource: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}/sync',
+    summary:
+      'Queue a schema sync now (ADMIN); 202 with the record as it stands, lastSyncStatus turns SYNCING when the sync starts',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    status: 202,
+    response: dataOf(DataSource),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  getDataSourceSchema: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}/schema',
+    summary:
+      'The tables, views and columns the last successful sync read, a page of tables at a time',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    query: SchemaQuery,
+    status: 200,
+    response: z.object({ data: DataSourceSchema, pagination: Pagination }),
+    errors: [...IN_ORG, 'ValidationError'],
   },
   ssoExchange: {
     method: 'post',

@@ -11,6 +11,7 @@ import { bootstrap } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 import type { Deps } from '../../src/deps';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
+import { startBackgroundJobs } from '../../src/lifecycle/start';
 import { createLogger } from '../../src/log';
 
 /**
@@ -138,6 +139,7 @@ export async function serveBridge(
     },
   });
   const deps = await bootstrap(config, createLogger(config.logLevel, sink));
+  await startBackgroundJobs(deps);
   const server: Server = await new Promise((resolve) => {
     const s = createApp(deps, app).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -168,6 +170,7 @@ export async function serveBridge(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await deps.lifecycle.stop();
       await deps.store.close();
     },
   };
