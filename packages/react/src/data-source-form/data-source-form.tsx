@@ -29,7 +29,8 @@ export type DataSourceFormProps = Omit<
 };
 
 /**
- * Create or edit a PostgreSQL data source: test the connection, then save. The caller's role
+ * Create or edit a PostgreSQL or MySQL data source (a new one can start from a pasted
+ * connection string): test the connection, then save. The caller's role
  * comes from the bridge's session: a MEMBER sees the record read-only and is told why.
  *
  * @example
