@@ -1,6 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../deps';
-import { BUSY_RETRY_MS, type JobKind, type Lifecycle, paced, runJob, slotOf } from './jobs';
+import {
+  BUSY_RETRY_MS,
+  type JobKind,
+  type Lifecycle,
+  paced,
+  runJob,
+  slotOf,
+  sweepOpen,
+} from './jobs';
 
 interface Job {
   kind: JobKind;
@@ -81,22 +89,18 @@ export function startInProcess(deps: Deps): Lifecycle {
     }
   }
 
-  // At each interval's start (aligned to the epoch, like the PostgreSQL engine's slots).
+  // At each interval's start (aligned to the epoch, like the PostgreSQL engine's slots); at
+  // start-up in this one if it is young enough (see sweepOpen), else from the next.
   function every(kind: JobKind, seconds: number, now: boolean) {
+    const nextSlot = () => slotOf(deps.now(), seconds).getTime() + seconds * 1000;
     const tick = () => {
       const slot = slotOf(deps.now(), seconds);
       sweep(kind, slot, seconds)
         .catch((err) => log.error({ err, job: kind }, 'data source sweep failed'))
-        .finally(() => {
-          const next = slot.getTime() + seconds * 1000 - deps.now().getTime();
-          later(Math.max(next, 0), tick);
-        });
+        .finally(() => later(Math.max(nextSlot() - deps.now().getTime(), 0), tick));
     };
-    if (now) tick();
-    else {
-      const slot = slotOf(deps.now(), seconds);
-      later(slot.getTime() + seconds * 1000 - deps.now().getTime(), tick);
-    }
+    if (now && sweepOpen(slotOf(deps.now(), seconds), seconds, deps.now())) tick();
+    else later(nextSlot() - deps.now().getTime(), tick);
   }
   // Health now (the process just started); syncs from the next interval on, so a restart does
   // not re-read every catalog (a sync left SYNCING by a killed process is taken over then).

@@ -71,15 +71,22 @@ export async function* allDataSourceIds(deps: Deps, pageSize = 500) {
 const SPREAD = 0.8;
 
 /**
+ * Whether a sweep for `slot` may still start at `now`: only in the first half of its interval,
+ * so its jobs are spread over at least 40% of one (a process that starts late in an interval
+ * waits for the next one rather than checking everything in a rush).
+ */
+export const sweepOpen = (slot: Date, intervalSeconds: number, now: Date) =>
+  now.getTime() < slot.getTime() + (intervalSeconds * 1000) / 2;
+
+/**
  * Every data source id with the delay (ms from now) at which its job is due: spread evenly over
- * most of what is left of the slot's interval (all of the next one if it is over), so background
- * work is a steady trickle beside the API rather than a burst at each interval's start, and
- * every job is due within its own interval.
+ * most of what is left of the slot's interval, so background work is a steady trickle beside
+ * the API rather than a burst at each interval's start, and every job is due within its own
+ * interval.
  */
 export async function* paced(deps: Deps, slot: Date, intervalSeconds: number, pageSize = 500) {
-  const intervalMs = intervalSeconds * 1000;
-  const left = slot.getTime() + intervalMs - deps.now().getTime();
-  const spreadMs = (left > 0 ? left : intervalMs) * SPREAD;
+  const left = slot.getTime() + intervalSeconds * 1000 - deps.now().getTime();
+  const spreadMs = Math.max(left, 0) * SPREAD;
   const count = await countDataSources(deps.store.db);
   const step = count > 0 ? spreadMs / count : 0;
   let i = 0;

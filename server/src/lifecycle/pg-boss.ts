@@ -3,7 +3,15 @@ import type Pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../deps';
 import { lazy } from '../lazy';
-import { BUSY_RETRY_MS, type JobKind, type Lifecycle, paced, runJob, slotOf } from './jobs';
+import {
+  BUSY_RETRY_MS,
+  type JobKind,
+  type Lifecycle,
+  paced,
+  runJob,
+  slotOf,
+  sweepOpen,
+} from './jobs';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 const pgModule = lazy<typeof Pg>('pg');
@@ -90,10 +98,12 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
       stopping.signal.addEventListener('abort', done);
     });
 
-  // Ask for the current slot's sweep a few times per interval: pg-boss keeps exactly one.
+  // Ask for the current slot's sweep a few times in the first half of each interval: pg-boss
+  // keeps exactly one.
   for (const kind of ['health', 'sync'] as const) {
     const seconds = intervalOf(kind);
     const ask = () =>
+      sweepOpen(slotOf(deps.now(), seconds), seconds, deps.now()) &&
       boss
         .send(
           SWEEP[kind],
