@@ -56,7 +56,10 @@ export function EmbedPage({ orgId, memberId, orgName, theme, ended }: EmbedPageP
               {editor.notice}
             </p>
             <DataSourceList
+              client={client}
+              orgId={orgId}
               pages={pages}
+              canSync={canEdit}
               onEdit={canEdit ? editor.openEdit : undefined}
               messages={messages}
               text={text}
