@@ -102,17 +102,15 @@ export function StatusBadge({ topic, state, now, text }: StatusBadgeProps) {
   const tipId = useId();
   const [pinned, setPinned] = useState(false);
   const [dismissed, setDismissed] = useState(false);
+  const when = state.time ? text.relativeTime(state.time, now) : null;
   const content = (
     <>
       <span className="bk-visually-hidden">{topic}: </span>
       {state.label}
       {state.time && (
-        <>
-          <span aria-hidden="true"> · </span>
-          <time dateTime={state.time} className="bk-state__time">
-            {text.relativeTime(state.time, now)}
-          </time>
-        </>
+        <time dateTime={state.time} className="bk-state__time">
+          {when}
+        </time>
       )}
     </>
   );
@@ -136,6 +134,7 @@ export function StatusBadge({ topic, state, now, text }: StatusBadgeProps) {
         type="button"
         className="bk-badge bk-state__badge"
         data-variant={state.tone}
+        aria-label={`${topic}: ${state.label}${when ? ` ${when}` : ''}`}
         aria-describedby={tipId}
         onClick={() => {
           setPinned(!pinned);
