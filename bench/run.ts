@@ -1,10 +1,12 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile,
-// lifecycle.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
+// start, lifecycle.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
   hostile: () => import('./hostile'),
+  pooler: () => import('./pooler'),
+  start: () => import('./start'),
   lifecycle: () => import('./lifecycle'),
 };
 

@@ -1,18 +1,12 @@
 // `npm run soak [sqlite|postgres]`: a mixed workload of every public endpoint against a real bridge process, at 50
 // connections for 60 s on SQLite and then on PostgreSQL. Prints a markdown report; exits 1 when
 // a target is missed (zero 5xx, zero socket errors, RSS growth under 10%). Loopback only.
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { createPgDatabase } from '../server/test/support/bridge';
-import {
-  type BridgeData,
-  createApiKey,
-  newBridgeData,
-  removeBridgeData,
-} from '../test/support/bridge-data';
-import { type BridgeProcess, startBridgeProcess } from '../test/support/bridge-process';
+import { newBridgeData, removeBridgeData } from '../test/support/bridge-data';
+import { startBridgeProcess } from '../test/support/bridge-process';
 import { freePort } from '../test/support/free-port';
-import { signFreshSsoToken } from './support/sso-token';
+import { seed, steps } from './support/mixed-workload';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.SOAK_SECONDS ?? 60);
@@ -21,165 +15,6 @@ const DURATION_S = Number(process.env.SOAK_SECONDS ?? 60);
 const WARMUP_S = Number(process.env.SOAK_WARMUP_SECONDS ?? 20);
 const WINDOW_S = 10;
 const RSS_TARGET = 0.1;
-const SSO_EMAILS = 500;
-
-type Step = {
-  name: string;
-  /** Statuses this step is meant to get. */
-  expect: number[];
-  onResponse?: (status: number, body: string, context: object) => void;
-} & Omit<autocannon.Request, 'onResponse'>;
-
-const unique = () => randomBytes(6).toString('hex');
-
-async function seed(bridge: BridgeProcess, data: BridgeData) {
-  const { key } = await createApiKey(data, 'soak@example.com');
-  const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${bridge.url}${path}`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 201) throw new Error(`seed ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()).data;
-  };
-  const org = await post('/api/public/organizations?include=jwtSecret', { name: 'Soak' });
-  const member = await post(`/api/public/organizations/${org.id}/members`, {
-    email: 'soak-member@example.com',
-    role: 'MEMBER',
-  });
-  return { auth, orgId: org.id as string, jwtSecret: org.jwtSecret as string, memberId: member.id };
-}
-
-/** One pass over every endpoint; each connection loops over it. */
-function steps(world: Awaited<ReturnType<typeof seed>>, closedPort: number): Step[] {
-  const { auth, orgId, jwtSecret, memberId } = world;
-  const orgPath = `/api/public/organizations/${orgId}`;
-  const dsPath = (context: object) =>
-    `${orgPath}/data-sources/${(context as { dsId?: string }).dsId ?? 'ds_missing'}`;
-  return [
-    {
-      name: 'list organizations',
-      expect: [200],
-      method: 'GET',
-      path: '/api/public/organizations?limit=20',
-      headers: auth,
-    },
-    { name: 'get organization', expect: [200], method: 'GET', path: orgPath, headers: auth },
-    {
-      name: 'create organization',
-      expect: [201],
-      method: 'POST',
-      path: '/api/public/organizations',
-      headers: auth,
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `Soak ${unique()}` }) }),
-    },
-    {
-      name: 'list members',
-      expect: [200],
-      method: 'GET',
-      path: `${orgPath}/members?limit=20`,
-      headers: auth,
-    },
-    {
-      name: 'get member',
-      expect: [200],
-      method: 'GET',
-      path: `${orgPath}/members/${memberId}`,
-      headers: auth,
-    },
-    {
-      name: 'add member',
-      expect: [201],
-      method: 'POST',
-      path: `${orgPath}/members`,
-      headers: auth,
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({ email: `m-${unique()}@example.com`, role: 'MEMBER' }),
-      }),
-    },
-    {
-      name: 'list data sources',
-      expect: [200],
-      method: 'GET',
-      path: `${orgPath}/data-sources?limit=20`,
-      headers: auth,
-    },
-    {
-      name: 'create data source',
-      expect: [201],
-      method: 'POST',
-      path: `${orgPath}/data-sources`,
-      headers: auth,
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({
-          dialect: 'POSTGRES',
-          displayName: `Soak ${unique()}`,
-          host: 'db.example.com',
-          username: 'app',
-          password: 'soak-password',
-        }),
-      }),
-      onResponse: (status, body, context) => {
-        (context as { dsId?: string }).dsId = status === 201 ? JSON.parse(body).data.id : undefined;
-      },
-    },
-    {
-      name: 'get data source',
-      expect: [200],
-      method: 'GET',
-      headers: auth,
-      setupRequest: (req, context) => ({ ...req, path: dsPath(context) }),
-    },
-    {
-      name: 'update data source',
-      expect: [200],
-      method: 'PATCH',
-      headers: auth,
-      body: JSON.stringify({ description: 'soaked', port: 6543 }),
-      setupRequest: (req, context) => ({ ...req, path: dsPath(context) }),
-    },
-    {
-      name: 'delete data source',
-      expect: [200],
-      method: 'DELETE',
-      headers: auth,
-      setupRequest: (req, context) => ({ ...req, path: dsPath(context) }),
-    },
-    {
-      name: 'verify (refused port)',
-      expect: [422],
-      method: 'POST',
-      path: `${orgPath}/data-sources/verify`,
-      headers: auth,
-      body: JSON.stringify({
-        dialect: 'POSTGRES',
-        host: '127.0.0.1',
-        port: closedPort,
-        username: 'app',
-        password: 'soak-password',
-        sslEnabled: false,
-      }),
-    },
-    {
-      name: 'SSO exchange (fresh jti)',
-      expect: [200],
-      method: 'POST',
-      path: '/api/sso/jwt',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (req) => {
-        const email = `sso-${Math.floor(Math.random() * SSO_EMAILS)}@example.com`;
-        return {
-          ...req,
-          body: JSON.stringify({ jwt: signFreshSsoToken(jwtSecret, orgId, email) }),
-        };
-      },
-    },
-  ];
-}
 
 interface EngineReport {
   engine: string;

@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs (Chromium for browser tests; OpenSSH server,
-# OpenSSL and MariaDB server for verify tests; curl to run the API reference's samples) when they
-# are missing, and starts the local PostgreSQL and Redis if they are down. A no-op on a machine
-# that already has everything.
+# Installs the Debian packages the test suite needs (Chromium for browser tests; WebKitGTK's
+# WebKitWebDriver, its MiniBrowser and Xvfb for the WebKit browser tests; OpenSSH server, OpenSSL
+# and MariaDB server for verify tests; PgBouncer for the pooler tests; Redis server for the
+# fault-injection suite; curl to run the API reference's samples) when they are missing, and
+# starts the local PostgreSQL and Redis if they are down. A no-op on a machine that already has
+# everything.
 set -euo pipefail
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# webkit2gtk-driver brings WebKitWebDriver and, through libwebkit2gtk-4.1-0, MiniBrowser.
+[ -x /usr/bin/WebKitWebDriver ] || need+=(webkit2gtk-driver)
+ls /usr/lib/*/webkit2gtk-4.*/MiniBrowser >/dev/null 2>&1 || need+=(libwebkit2gtk-4.1-0)
+[ -x /usr/bin/Xvfb ] || need+=(xvfb)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v openssl >/dev/null || need+=(openssl)
 command -v curl >/dev/null || need+=(curl)
 command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-server)
+command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || need+=(pgbouncer)
+# The fault-injection suite starts private redis-server processes.
+command -v redis-server >/dev/null || need+=(redis-server)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

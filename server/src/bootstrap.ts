@@ -1,4 +1,4 @@
-import type { Redis as RedisClient } from 'ioredis';
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Deps } from './deps';
@@ -9,9 +9,28 @@ import { noLifecycle } from './lifecycle/jobs';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore } from './store/db';
+import { checkFreeSpace } from './store/disk-space';
 import { createSlots } from './verify/slots';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
+
+/**
+ * Bounded waits on Redis: a command gets no answer in time → 503; a connection that stops
+ * answering is dropped and reopened; while it is down or reconnecting, commands fail at once
+ * instead of queueing (no offline queue, so memory stays flat however long it lasts).
+ */
+function redisOptions(config: Config): RedisOptions {
+  const { redisConnectMs, redisCommandMs } = config.timeouts;
+  return {
+    connectTimeout: redisConnectMs,
+    commandTimeout: redisCommandMs,
+    socketTimeout: redisCommandMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Reconnect soon after Redis is back: at most a second between attempts.
+    retryStrategy: (attempts) => Math.min(attempts * 50, 1000),
+  };
+}
 
 /** Opens the store and builds the dependencies shared by the server and the CLI. */
 export async function bootstrap(
@@ -22,11 +41,18 @@ export async function bootstrap(
   const { secretBox, sessionKey } = loadSecrets(config, log);
   const store = openStore({
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    poolSize: config.pgPoolSize,
+    prepared: config.pgPrepared,
     dataDir: config.dataDir,
     // The long-running server checkpoints SQLite off its event loop.
     checkpointInWorker: options.server
       ? { onError: (message) => log.warn({ err: message }, 'SQLite checkpoint failed') }
       : undefined,
+    pgTimeouts: {
+      connectMs: config.timeouts.pgConnectMs,
+      statementMs: config.timeouts.pgStatementMs,
+    },
   });
   if (options.migrate ?? true) {
     const applied = await store.migrate();
@@ -34,7 +60,7 @@ export async function bootstrap(
   }
   const now = () => new Date();
   const redis = config.redisUrl
-    ? new (ioredis().Redis)(config.redisUrl, { maxRetriesPerRequest: 2 })
+    ? new (ioredis().Redis)(config.redisUrl, redisOptions(config))
     : undefined;
   redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
   if (redis) {
@@ -84,6 +110,13 @@ export async function bootstrap(
       now,
     }),
     replay: redis ? redisReplayGuard(redis, now) : storeReplayGuard(store, now),
+    probes: {
+      store: async () => {
+        await store.ping();
+        if (store.engine === 'sqlite') await checkFreeSpace(config.dataDir);
+      },
+      ...(redis ? { redis: () => redis.ping().then(() => undefined) } : {}),
+    },
     now,
   };
 }

@@ -37,6 +37,14 @@ const Env = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
     .optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
+    .optional(),
+  BRIDGE_PG_POOL_SIZE: int(1, 1000).default(10),
+  BRIDGE_PG_PREPARED: z
+    .enum(['unnamed', 'named'], { error: 'must be unnamed or named' })
+    .default('unnamed'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BRIDGE_SECRET_KEY: base64Key.optional(),
   BRIDGE_SECRET_KEY_PREVIOUS: base64Key.optional(),
@@ -64,6 +72,12 @@ const Env = z.object({
     .string()
     .regex(/^rediss?:\/\//, { error: 'must be a redis:// URL' })
     .optional(),
+  // Bounded waits on dependencies (see Timeouts): past them a request gets 503.
+  BRIDGE_PG_CONNECT_TIMEOUT_MS: int(100, 60_000).default(1500),
+  BRIDGE_PG_STATEMENT_TIMEOUT_MS: int(100, 600_000).default(5000),
+  BRIDGE_REDIS_CONNECT_TIMEOUT_MS: int(100, 60_000).default(1000),
+  BRIDGE_REDIS_COMMAND_TIMEOUT_MS: int(100, 60_000).default(1000),
+  BRIDGE_HEALTHZ_TIMEOUT_MS: int(100, 60_000).default(1000),
 });
 
 export type Config = Readonly<{
@@ -72,6 +86,19 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL without a pooler in between, for what needs a session of its own (migrations
+   * take it when set). Undefined: everything goes through `databaseUrl`.
+   */
+  databaseDirectUrl: string | undefined;
+  /** Connections each instance's PostgreSQL pool opens at most. */
+  pgPoolSize: number;
+  /**
+   * `unnamed`: each query is parsed on the server connection that runs it (safe behind a
+   * transaction pooler). `named`: parsed once per connection, only for a direct connection or
+   * session pooling.
+   */
+  pgPrepared: 'unnamed' | 'named';
   logLevel: string;
   secretKey: string | undefined;
   secretKeyPrevious: string | undefined;
@@ -101,6 +128,19 @@ export type Config = Readonly<{
   /** How long the jwtSecret replaced by a rotation keeps verifying SSO tokens (0: not at all). */
   jwtSecretGraceSeconds: number;
   redisUrl: string | undefined;
+  /** How long each dependency may take before the request gets a 503 (ms). */
+  timeouts: DependencyTimeouts;
+}>;
+
+export type DependencyTimeouts = Readonly<{
+  /** PostgreSQL: waiting for a pooled connection, or opening a new one. */
+  pgConnectMs: number;
+  /** PostgreSQL: one statement's answer (client-side; the connection is dropped past it). */
+  pgStatementMs: number;
+  redisConnectMs: number;
+  redisCommandMs: number;
+  /** `/healthz`: each dependency's check. */
+  healthzMs: number;
 }>;
 
 export class ConfigError extends Error {
@@ -132,6 +172,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  BRIDGE_SYNC_TIMEOUT_S: must be at most half of BRIDGE_SYNC_INTERVAL_S, so an abandoned sync is taken over within one interval',
     );
   }
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (the pooled URL the bridge serves from)',
+    );
+  }
   const production = e.NODE_ENV === 'production';
   return Object.freeze({
     env: e.NODE_ENV,
@@ -139,6 +184,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     dataDir: path.resolve(e.BRIDGE_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    pgPoolSize: e.BRIDGE_PG_POOL_SIZE,
+    pgPrepared: e.BRIDGE_PG_PREPARED,
     logLevel: e.LOG_LEVEL,
     secretKey: e.BRIDGE_SECRET_KEY,
     secretKeyPrevious: e.BRIDGE_SECRET_KEY_PREVIOUS,
@@ -163,5 +211,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),
     jwtSecretGraceSeconds: Math.round(e.BRIDGE_JWT_SECRET_GRACE_HOURS * 3600),
     redisUrl: e.REDIS_URL,
+    timeouts: Object.freeze({
+      pgConnectMs: e.BRIDGE_PG_CONNECT_TIMEOUT_MS,
+      pgStatementMs: e.BRIDGE_PG_STATEMENT_TIMEOUT_MS,
+      redisConnectMs: e.BRIDGE_REDIS_CONNECT_TIMEOUT_MS,
+      redisCommandMs: e.BRIDGE_REDIS_COMMAND_TIMEOUT_MS,
+      healthzMs: e.BRIDGE_HEALTHZ_TIMEOUT_MS,
+    }),
   });
+}
+
+/**
+ * The direct PostgreSQL URL, for a feature that needs a session of its own (LISTEN, session
+ * locks): what a transaction pooler can't give. Throws a ConfigError naming the feature when
+ * the bridge is on PostgreSQL without DATABASE_DIRECT_URL; undefined on SQLite.
+ */
+export function requireDirectUrl(config: Config, feature: string): string | undefined {
+  if (!config.databaseUrl) return undefined;
+  if (!config.databaseDirectUrl) {
+    throw new ConfigError(
+      `Invalid configuration:\n  DATABASE_DIRECT_URL: ${feature} needs a direct PostgreSQL connection (not through a pooler): set DATABASE_DIRECT_URL`,
+    );
+  }
+  return config.databaseDirectUrl;
 }

@@ -18,6 +18,8 @@ export interface Deps {
   sessions: SessionTokens;
   /** Single use of SSO `jti`s across instances. */
   replay: ReplayGuard;
+  /** One cheap round trip to each dependency, for `/healthz`; `redis` only with `REDIS_URL`. */
+  probes: { store(): Promise<void>; redis?(): Promise<void> };
   /** Rate limits: per key or session; verify per organization and per user; SSO per org. */
   limits: { api: Limiter; verify: Limiter; sso: Limiter };
   /**

@@ -19,7 +19,7 @@ describe.each(ENGINES)('lookUpApiKey on %s', (engine) => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-lookup-'));
-    const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+    const database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
     drop = database?.drop;
     store = openStore({ databaseUrl: database?.url, dataDir: dir });
     await store.migrate();
@@ -87,7 +87,7 @@ describe.each(ENGINES)('lookUpApiKey on %s', (engine) => {
   });
 
   // PostgreSQL only: SQLite reads the key from its result cache and keeps no shared counter.
-  if (engine === 'postgres') {
+  if (engine !== 'sqlite') {
     it('reads key, store version and hit in one round trip', async () => {
       queries.length = 0;
       const found = await lookUpApiKey(store, 'hash_key_live', { limiter, now: NOW });

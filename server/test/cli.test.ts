@@ -216,7 +216,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
 
     it('migrate applies the migrations to a fresh store', async ({ expect }) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cli-'));
-      const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+      const database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
       try {
         const res = await runBridgeCli(['migrate'], {
           ...SECRETS,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, requireDirectUrl } from '../src/config';
 import { loadSecrets } from '../src/domain/keys';
 import { createLogger } from '../src/log';
 
@@ -47,6 +47,44 @@ describe('loadConfig', () => {
 
   it('uses the store of DATABASE_URL when set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
+  });
+
+  it('defaults the PostgreSQL pool to 10 connections and unnamed statements, no direct URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@h/db' });
+    expect(config.pgPoolSize).toBe(10);
+    expect(config.pgPrepared).toBe('unnamed');
+    expect(config.databaseDirectUrl).toBeUndefined();
+  });
+
+  it('reads BRIDGE_PG_POOL_SIZE, BRIDGE_PG_PREPARED and DATABASE_DIRECT_URL', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@pooler:6432/db',
+      DATABASE_DIRECT_URL: 'postgresql://u@db:5432/db',
+      BRIDGE_PG_POOL_SIZE: '5',
+      BRIDGE_PG_PREPARED: 'named',
+    });
+    expect(config.pgPoolSize).toBe(5);
+    expect(config.pgPrepared).toBe('named');
+    expect(config.databaseDirectUrl).toBe('postgresql://u@db:5432/db');
+  });
+
+  it('refuses DATABASE_DIRECT_URL without DATABASE_URL, naming the variable', () => {
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://u@db/db' })).toThrow(
+      /DATABASE_DIRECT_URL: needs DATABASE_URL/,
+    );
+  });
+
+  it('requireDirectUrl: the direct URL, nothing on SQLite, and a start error naming what needs it', () => {
+    const direct = 'postgres://u@db:5432/db';
+    const pooled = { DATABASE_URL: 'postgres://u@pooler:6432/db' };
+    expect(requireDirectUrl(loadConfig({ ...pooled, DATABASE_DIRECT_URL: direct }), 'x')).toBe(
+      direct,
+    );
+    expect(requireDirectUrl(loadConfig({}), 'the job engine')).toBeUndefined();
+    expect(() => requireDirectUrl(loadConfig(pooled), 'the job engine')).toThrow(ConfigError);
+    expect(() => requireDirectUrl(loadConfig(pooled), 'the job engine')).toThrow(
+      'DATABASE_DIRECT_URL: the job engine needs a direct PostgreSQL connection (not through a pooler): set DATABASE_DIRECT_URL',
+    );
   });
 
   it('treats an empty variable as unset', () => {
@@ -124,6 +162,44 @@ describe('loadConfig', () => {
     expect(loadConfig({ BRIDGE_JWT_SECRET_GRACE_HOURS: '0' }).jwtSecretGraceSeconds).toBe(0);
   });
 
+  it('bounds every wait on a dependency by default, and reads each variable', () => {
+    expect(loadConfig({}).timeouts).toEqual({
+      pgConnectMs: 1500,
+      pgStatementMs: 5000,
+      redisConnectMs: 1000,
+      redisCommandMs: 1000,
+      healthzMs: 1000,
+    });
+    const set = loadConfig({
+      BRIDGE_PG_CONNECT_TIMEOUT_MS: '2000',
+      BRIDGE_PG_STATEMENT_TIMEOUT_MS: '30000',
+      BRIDGE_REDIS_CONNECT_TIMEOUT_MS: '300',
+      BRIDGE_REDIS_COMMAND_TIMEOUT_MS: '400',
+      BRIDGE_HEALTHZ_TIMEOUT_MS: '250',
+    });
+    expect(set.timeouts).toEqual({
+      pgConnectMs: 2000,
+      pgStatementMs: 30_000,
+      redisConnectMs: 300,
+      redisCommandMs: 400,
+      healthzMs: 250,
+    });
+    expect(Object.isFrozen(set.timeouts)).toBe(true);
+  });
+
+  it.each([
+    ['BRIDGE_PG_CONNECT_TIMEOUT_MS', '0', 'Too small'],
+    ['BRIDGE_PG_CONNECT_TIMEOUT_MS', '1.5', 'must be a whole number'],
+    ['BRIDGE_PG_STATEMENT_TIMEOUT_MS', '99', 'Too small'],
+    ['BRIDGE_PG_STATEMENT_TIMEOUT_MS', '600001', 'Too big'],
+    ['BRIDGE_REDIS_CONNECT_TIMEOUT_MS', 'soon', 'must be a whole number'],
+    ['BRIDGE_REDIS_COMMAND_TIMEOUT_MS', '60001', 'Too big'],
+    ['BRIDGE_HEALTHZ_TIMEOUT_MS', '-5', 'must be a whole number'],
+  ])('refuses %s=%s, naming it: %s', (name, value, why) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}: ${why}`));
+  });
+
   it.each([
     ['BRIDGE_JWT_SECRET_GRACE_HOURS', '-1'],
     ['BRIDGE_JWT_SECRET_GRACE_HOURS', '721'],
@@ -145,6 +221,11 @@ describe('loadConfig', () => {
     ['BRIDGE_SYNC_TIMEOUT_S', '0'],
     ['BRIDGE_SYNC_TIMEOUT_S', '1801'],
     ['BRIDGE_SYNC_MAX_TABLES', '0'],
+    ['BRIDGE_PG_POOL_SIZE', '0'],
+    ['BRIDGE_PG_POOL_SIZE', '1001'],
+    ['BRIDGE_PG_POOL_SIZE', 'ten'],
+    ['BRIDGE_PG_PREPARED', 'always'],
+    ['DATABASE_DIRECT_URL', 'mysql://x'],
   ])('names %s=%s in the error', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`\\b${name}\\b`));

@@ -264,9 +264,9 @@ describe.each(ENGINES)('HTTP conventions on %s', (engine) => {
       expect(res.body.error.code).toBe('route_not_found');
     });
 
-    it('answers DELETE on an organization with a JSON 404 NotFound', async () => {
+    it('answers PUT on an organization (no such route) with a JSON 404 NotFound', async () => {
       const res = await bridge.request(
-        'DELETE',
+        'PUT',
         '/api/public/organizations/org_00000000000000000000000000',
         { key: user.key },
       );

@@ -32,7 +32,7 @@ describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-hot-'));
-    database = engine === 'postgres' ? await createPgDatabase() : undefined;
+    database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
     store = openStore({ databaseUrl: database?.url, dataDir });
     await store.migrate();
     await store.db

@@ -79,6 +79,8 @@ export const ErrorCode = z.enum([
   'connections_busy',
   'internal_error',
   'store_unavailable',
+  'store_full',
+  'redis_unavailable',
   'rate_limit_unavailable',
   'service_unavailable',
   // 422

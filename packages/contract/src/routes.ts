@@ -59,6 +59,8 @@ const AnyJson = z.record(z.string(), z.unknown());
 const Health = z.object({
   status: z.enum(['ok', 'unavailable']),
   store: z.enum(['ok', 'unavailable']),
+  /** Present when the bridge uses Redis (`REDIS_URL`). */
+  redis: z.enum(['ok', 'unavailable']).optional(),
 });
 
 /** Every route the bridge serves. The OpenAPI document and the typed client derive from it. */
@@ -431,7 +433,8 @@ export const routes = {
   health: {
     method: 'get',
     path: '/healthz',
-    summary: 'Liveness and store health',
+    summary:
+      "Liveness and each dependency's health (store, Redis): 503 naming the failing one, answered within a short deadline",
     tag: 'Service',
     auth: 'none',
     status: 200,

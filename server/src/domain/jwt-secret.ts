@@ -41,7 +41,7 @@ export async function rotateJwtSecret(
   const { secretBox: box, store } = deps;
   return store.db.transaction().execute(async (tx) => {
     const org = await findOrganizationForUpdate(tx, store.engine, orgId);
-    if (!org) throw notFound('Organization');
+    if (!org) throw notFound('Organization', 'organization_not_found');
     const now = deps.now();
     const graceMs = deps.config.jwtSecretGraceSeconds * 1000;
     const replaced = box.open(org.jwtSecretSealed, org.id, JWT_SECRET_FIELD);
@@ -54,7 +54,7 @@ export async function rotateJwtSecret(
         graceMs > 0 ? new Date(now.getTime() + graceMs).toISOString() : null,
       updatedAt: now.toISOString(),
     });
-    if (!row) throw notFound('Organization');
+    if (!row) throw notFound('Organization', 'organization_not_found');
     return { row, secret };
   });
 }

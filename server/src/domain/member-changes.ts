@@ -41,7 +41,7 @@ function withLockedMember<T>(
   return deps.store.db.transaction().execute(async (tx) => {
     const org = await findOrganizationForUpdate(tx, deps.store.engine, orgId);
     const member = org ? await findMember(tx, orgId, memberId) : undefined;
-    if (!member) throw notFound('Member');
+    if (!member) throw notFound('Member', 'member_not_found');
     return change(tx, member);
   });
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../api-error';
-import { isStoreUnavailable, isUnstorableText } from '../store/db';
+import { unavailableError } from '../faults';
+import { isUnstorableText } from '../store/db';
 
 /** JSON 404 for every unknown route. */
 export function notFoundRoute(req: Request, _res: Response, next: NextFunction) {
@@ -47,13 +48,8 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
       cause: err,
     });
   }
-  if (!apiError && isStoreUnavailable(err)) {
-    apiError = new ApiError('ServiceUnavailable', 'The store is unavailable; retry shortly', {
-      code: 'store_unavailable',
-      cause: err,
-      headers: { 'Retry-After': '2' },
-    });
-  }
+  // A dependency down, slow or full: 503 with Retry-After, whatever the path that met it.
+  apiError ??= unavailableError(err);
   if (!apiError) {
     (req.log ?? console).error({ err }, 'unhandled error');
     apiError = new ApiError(
@@ -62,7 +58,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
       { code: 'internal_error' },
     );
   } else if (apiError.cause) {
-    req.log?.warn({ err: apiError.cause, title: apiError.title }, apiError.message);
+    req.log?.warn(
+      { err: apiError.cause, title: apiError.title, code: apiError.code },
+      apiError.message,
+    );
   }
   if (res.headersSent) {
     res.end();

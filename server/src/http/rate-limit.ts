@@ -9,6 +9,8 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../api-error';
+import { faultError, faultOf } from '../faults';
+import { libraryClient } from '../store/pg-prepared';
 
 /** Where a hit left its counter: points counted in the current window, ms until it ends. */
 export interface RateLimitOutcome {
@@ -71,7 +73,7 @@ export function createLimiter(options: {
   } else if (backend.kind === 'postgres') {
     limiter = new RateLimiterPostgres({
       ...common,
-      storeClient: backend.pool,
+      storeClient: libraryClient(backend.pool),
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,
@@ -92,11 +94,10 @@ export function createLimiter(options: {
       } catch (err) {
         // Past the limit rate-limiter-flexible rejects with the counter itself.
         if (err instanceof RateLimiterRes) return err;
-        throw new ApiError('ServiceUnavailable', 'Rate limit store unavailable', {
-          code: 'rate_limit_unavailable',
-          cause: err,
-          headers: { 'Retry-After': '2' },
-        });
+        // Fail closed: whatever went wrong, no request passes uncounted.
+        const dependency = backend.kind === 'redis' ? 'redis' : 'store';
+        const kind = faultOf(err)?.kind ?? 'unavailable';
+        throw faultError({ dependency, kind }, err, 'rate_limit_unavailable');
       }
     },
     enforce({ consumedPoints, msBeforeNext }, res) {

@@ -44,7 +44,7 @@ export function memberRoutes(
   mountJson(router, routes.removeMember, mw, async ({ principal, params }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     const member = await findMember(deps.store.db, org.id, params.id);
-    if (!member) throw notFound('Member');
+    if (!member) throw notFound('Member', 'member_not_found');
     // A member may leave on its own; removing anyone else takes an ADMIN.
     if (member.userId !== principal.userId && org.role !== 'ADMIN') {
       throw forbidden(

@@ -2,6 +2,7 @@ import { expressPath, loadOpenApiDocument, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
+import { type Dependency, type Fault, faultError, faultOf } from '../faults';
 import { JsonBody } from '../http/json-cache';
 import { mountJson } from '../http/route';
 import { DOCS_CSP, DOCS_HTML, DOCS_SCRIPT, scalarBundlePath } from './docs-page';
@@ -59,15 +60,64 @@ export function serviceRoutes(router: Router, deps: Deps) {
   );
 
   mountJson(router, routes.health, {}, async () => {
-    try {
-      await deps.store.ping();
-    } catch (cause) {
-      throw new ApiError('ServiceUnavailable', 'The store is unavailable', {
-        code: 'store_unavailable',
-        cause,
-        headers: { 'Retry-After': '2' },
+    const checks = await checkDependencies(deps.probes, deps.config.timeouts.healthzMs);
+    const failed = checks.find((c) => c.fault);
+    if (failed?.fault) {
+      const states = Object.fromEntries(
+        checks.map((c) => [c.dependency, c.fault ? 'unavailable' : 'ok']),
+      );
+      const err = faultError(failed.fault, failed.cause);
+      throw new ApiError(err.title, err.message, {
+        code: err.code,
+        params: { ...err.params, ...states },
+        cause: failed.cause,
+        headers: err.headers,
       });
     }
-    return { status: 'ok', store: 'ok' } as const;
+    return {
+      status: 'ok',
+      store: 'ok',
+      ...(deps.probes.redis ? { redis: 'ok' as const } : {}),
+    } as const;
   });
+}
+
+interface Check {
+  dependency: Dependency;
+  fault?: Fault;
+  cause?: unknown;
+}
+
+/**
+ * Probes every dependency at once, each bounded by `deadlineMs`: a hung one is reported as timed
+ * out while its probe finishes (or fails) in the background, under its own bounded waits.
+ */
+async function checkDependencies(probes: Deps['probes'], deadlineMs: number): Promise<Check[]> {
+  const entries = Object.entries(probes) as [Dependency, () => Promise<void>][];
+  return Promise.all(
+    entries.map(async ([dependency, probe]): Promise<Check> => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), deadlineMs);
+      });
+      try {
+        const outcome = await Promise.race([probe(), deadline]);
+        if (outcome !== 'late') return { dependency };
+        return {
+          dependency,
+          fault: { dependency, kind: 'timeout' },
+          cause: new Error(`no answer within ${deadlineMs} ms`),
+        };
+      } catch (cause) {
+        // Whatever the probe threw, this dependency is what failed.
+        return {
+          dependency,
+          fault: { dependency, kind: faultOf(cause)?.kind ?? 'unavailable' },
+          cause,
+        };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
 }

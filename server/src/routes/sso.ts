@@ -4,6 +4,7 @@ import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
+import { unavailableError } from '../faults';
 import { sessionCookie } from '../http/cookies';
 import { setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
@@ -87,7 +88,9 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       res.setHeader('Set-Cookie', sessionCookie(session.sessionToken, maxAge));
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(302, `/embed/orgs/${encodeURIComponent(org.slug)}`);
-    } catch (err) {
+    } catch (caught) {
+      // A dependency at fault is a 503 page in the iframe too, not a 500.
+      const err = unavailableError(caught) ?? caught;
       if (!(err instanceof ApiError) || !wantsHtml) throw err;
       if (err.cause)
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);

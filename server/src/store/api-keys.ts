@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type Pg from 'pg';
 import type { Limiter, RateLimitOutcome } from '../http/rate-limit';
 import { type Db, STORE_VERSION_SQL, type Store } from './db';
-import { statementName } from './pg-prepared';
+import { statementNameOn } from './pg-prepared';
 import { precompiled } from './precompiled';
 import type { ApiKeysTable } from './schema';
 
@@ -70,7 +70,7 @@ export async function findApiKeyCountingHit(
 > {
   const at = now.getTime();
   const result = await pool.query({
-    name: statementName(BY_HASH_COUNTING_HIT),
+    name: statementNameOn(pool, BY_HASH_COUNTING_HIT),
     text: BY_HASH_COUNTING_HIT,
     values: [keyHash, counter.keyPrefix, at + counter.windowMs, now.toISOString(), at],
   });

@@ -4,8 +4,14 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
-import { migrateToLatest, type VERSIONED_TABLES } from './migrations';
-import { preparedStatements, statementName } from './pg-prepared';
+import { migrateToLatest, PostgresXactLockAdapter, type VERSIONED_TABLES } from './migrations';
+import { preparedStatements, statementNameOn } from './pg-prepared';
+import {
+  DEFAULT_PG_TIMEOUTS,
+  dropOnQueryTimeout,
+  type PgTimeouts,
+  pgTimeoutOptions,
+} from './pg-timeouts';
 import { registerRawReader } from './precompiled';
 import type { Database } from './schema';
 import { cachedSqlite } from './sqlite-cached';
@@ -49,11 +55,17 @@ export interface StoreOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL statements: unnamed (the default, safe behind any pooler) or named. */
+  prepared?: 'unnamed' | 'named';
+  /** PostgreSQL without a pooler: migrations take it when set (`DATABASE_DIRECT_URL`). */
+  directUrl?: string | undefined;
   /**
    * SQLite: checkpoint the WAL from a worker thread (the server does; the CLI and most tests
    * keep SQLite's automatic checkpoints on their one connection).
    */
   checkpointInWorker?: { onError(message: string): void };
+  /** PostgreSQL's bounded waits (default DEFAULT_PG_TIMEOUTS). */
+  pgTimeouts?: PgTimeouts;
 }
 
 /** The PostgreSQL store version (migration 0003), as text: bigint does not fit a JS number. */
@@ -65,27 +77,50 @@ type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch'> & {
   checkpointer?: Checkpointer;
 };
 
-function openPostgres(databaseUrl: string, poolSize: number): EngineParts {
+/** Kysely's PostgreSQL dialect with a migration lock that holds through a transaction pooler. */
+class BridgePostgresDialect extends PostgresDialect {
+  override createAdapter() {
+    return new PostgresXactLockAdapter();
+  }
+}
+
+function openPostgres(
+  databaseUrl: string,
+  poolSize: number,
+  prepared: 'unnamed' | 'named',
+  timeouts: PgTimeouts,
+): EngineParts {
   const pool = new (pgModule().Pool)({
     connectionString: databaseUrl,
     max: poolSize,
-    // Well under 2 s, so a request with the store down gets its 503 quickly.
-    connectionTimeoutMillis: 1500,
     idleTimeoutMillis: 30_000,
+    // Bounded waits: a store down or hung gets a request its 503 in seconds.
+    ...pgTimeoutOptions(timeouts),
   });
   // A broken idle connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   // pg-pool listens for errors only on idle clients: a checked-out one that the server drops
   // between two queries (shutdown, restart) would emit an unhandled 'error' and kill the
   // process. Its pending queries fail anyway, and the pool discards it on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    dropOnQueryTimeout(client);
+  });
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparedStatements(pool) }),
+    dialect: new BridgePostgresDialect({
+      pool: prepared === 'named' ? preparedStatements(pool) : pool,
+    }),
     plugins: [new CamelCasePlugin()],
   });
-  // Precompiled reads (and the version) go straight to a named statement.
+  // Precompiled reads (and the version) go straight to the driver.
   const rawRead = async (text: string, params: readonly unknown[]) =>
-    (await pool.query({ name: statementName(text), text, values: params as unknown[] })).rows;
+    (
+      await pool.query({
+        name: statementNameOn(pool, text),
+        text,
+        values: params as unknown[],
+      })
+    ).rows;
   registerRawReader(db, rawRead);
   return {
     db,
@@ -118,7 +153,7 @@ function openSqlite(
   }
   const cached = cachedSqlite(file);
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: cached }),
+    dialect: new ImmediateSqliteDialect({ database: cached }, () => file.inTransaction),
     plugins: [new CamelCasePlugin()],
   });
   // Inside another request's transaction (between its awaits) the one connection would show
@@ -144,64 +179,40 @@ function openSqlite(
 /** Opens SQLite in `dataDir/bridge.db` (WAL), or PostgreSQL when `databaseUrl` is set. */
 export function openStore(options: StoreOptions): Store {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
+  const pgTimeouts = options.pgTimeouts ?? DEFAULT_PG_TIMEOUTS;
   const { checkpointer, ...parts } = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? openPostgres(
+        options.databaseUrl,
+        options.poolSize ?? 10,
+        options.prepared ?? 'unnamed',
+        pgTimeouts,
+      )
     : openSqlite(options.dataDir, options.checkpointInWorker);
   const { db } = parts;
+  const { directUrl } = options;
   return {
     ...parts,
     engine,
     async ping() {
       await sql`select 1`.execute(db);
     },
-    migrate: () => migrateToLatest(db as unknown as Kysely<unknown>, engine),
+    async migrate() {
+      if (engine === 'sqlite' || !directUrl) {
+        return migrateToLatest(db as unknown as Kysely<unknown>, engine);
+      }
+      // One connection of its own on the direct URL, closed once done.
+      const direct = openPostgres(directUrl, 1, 'unnamed', pgTimeouts).db;
+      try {
+        return await migrateToLatest(direct as unknown as Kysely<unknown>, engine);
+      } finally {
+        await direct.destroy();
+      }
+    },
     async close() {
       await checkpointer?.close();
       await db.destroy();
     },
   };
-}
-
-const UNAVAILABLE_CODES = new Set([
-  // Node socket errors while reaching PostgreSQL
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  // SQLSTATE: connection exceptions, shutdown, too many connections
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-  // SQLite: locked past busy_timeout, or the file is unreadable
-  'SQLITE_BUSY',
-  'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
-  'SQLITE_FULL',
-]);
-// pg and pg-pool raise these without a code; their texts are fixed in those libraries.
-const UNAVAILABLE_MESSAGES = [
-  'timeout exceeded when trying to connect',
-  'Connection terminated unexpectedly',
-  'Connection terminated due to connection timeout',
-  'Client has encountered a connection error and is not queryable',
-];
-
-/** True when an error means the store can't be reached right now (answer 503, not 500). */
-export function isStoreUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
-  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => e.message === m);
 }
 
 /**

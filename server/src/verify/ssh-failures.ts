@@ -51,6 +51,7 @@ function sshKeyFailure(error: SshKeyError): VerifyFailure {
       {
         sshPrivateKey: `The key uses more than ${MAX_KDF_ROUNDS} KDF rounds. Re-encrypt it with fewer (ssh-keygen -p -a 100).`,
       },
+      { maxRounds: MAX_KDF_ROUNDS },
     );
   }
   return fail('ssh-key', 'The SSH private key could not be read.', {

@@ -68,7 +68,9 @@ describe.each(ENGINES)('MYSQL data sources on %s', (engine) => {
       error: {
         title: 'ValidationError',
         detail: 'The data source would be incomplete',
+        code: 'data_source_incomplete',
         fieldErrors: { host: 'Required' },
+        fieldCodes: { host: 'required' },
       },
     });
   });
@@ -92,7 +94,9 @@ describe.each(ENGINES)('MYSQL data sources on %s', (engine) => {
       error: {
         title: 'VerificationFailed',
         detail: 'The database rejected the username or password.',
+        code: 'auth_failed',
         fieldErrors: { username: 'Authentication failed.', password: 'Authentication failed.' },
+        fieldCodes: { username: 'auth_failed', password: 'auth_failed' },
       },
     });
     expect(bridge.logs.join('\n')).not.toContain('wrong-mysql-pw');

@@ -104,7 +104,7 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-rotate-'));
-    database = engine === 'postgres' ? await createPgDatabase() : undefined;
+    database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
 
     const first = await open(k1);
     apiKey = (

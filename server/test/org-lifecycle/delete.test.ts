@@ -5,10 +5,15 @@ import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const HOST = 'https://host.example.com';
 const UNKNOWN_ORG = 'org_00000000000000000000000000';
-const NOT_FOUND = { title: 'NotFound', detail: 'Organization not found' };
+const NOT_FOUND = {
+  title: 'NotFound',
+  detail: 'Organization not found',
+  code: 'organization_not_found',
+};
 const UNAUTHORIZED = {
   title: 'Unauthorized',
   detail: 'Missing, invalid, revoked or expired credentials',
+  code: 'invalid_credentials',
 };
 
 type User = { key: string; userId: string; email: string };
@@ -184,6 +189,7 @@ describe.each(ENGINES)('DELETE /organizations/{orgId} on %s', (engine) => {
       expect(res.body.error).toEqual({
         title: 'Forbidden',
         detail: 'Only an ADMIN of the organization can do this',
+        code: 'admin_required',
       });
     }
     expect(

@@ -17,6 +17,7 @@ const NEW = 'https://new.example.com';
 const UNAUTHORIZED = {
   title: 'Unauthorized',
   detail: 'Missing, invalid, revoked or expired credentials',
+  code: 'invalid_credentials',
 };
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
@@ -73,6 +74,7 @@ describe('organization and member changes across two bridges on one PostgreSQL',
     expect(fromOld.body.error).toEqual({
       title: 'Forbidden',
       detail: 'Origin not allowed for this organization',
+      code: 'origin_not_allowed',
     });
   });
 

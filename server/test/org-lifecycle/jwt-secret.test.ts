@@ -80,7 +80,11 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
     expect((await exchange(org.id, org.jwtSecret)).status).toBe(200);
     const other = await exchange(org.id, 'x'.repeat(43));
     expect(other.status).toBe(401);
-    expect(other.body.error).toEqual({ title: 'Unauthorized', detail: SSO_DETAIL });
+    expect(other.body.error).toEqual({
+      title: 'Unauthorized',
+      detail: SSO_DETAIL,
+      code: 'sso_token_invalid',
+    });
   });
 
   it('refuses the previous secret from the end of its grace period, keeping the new one', async () => {
@@ -92,7 +96,11 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
     bridge.deps.now = () => new Date(end);
     const late = await exchange(org.id, org.jwtSecret, new Date(end));
     expect(late.status).toBe(401);
-    expect(late.body.error).toEqual({ title: 'Unauthorized', detail: SSO_DETAIL });
+    expect(late.body.error).toEqual({
+      title: 'Unauthorized',
+      detail: SSO_DETAIL,
+      code: 'sso_token_invalid',
+    });
     expect((await exchange(org.id, jwtSecret, new Date(end))).status).toBe(200);
   });
 
@@ -182,6 +190,7 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
       expect(res.body.error).toEqual({
         title: 'Forbidden',
         detail: 'Rotating the jwtSecret needs an API key',
+        code: 'api_key_required',
       });
       await expectUnchanged(org);
     });
@@ -195,6 +204,7 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
         expect(res.body.error).toEqual({
           title: 'Forbidden',
           detail: 'Only an ADMIN of the organization can do this',
+          code: 'admin_required',
         });
       }
       await expectUnchanged(org);
@@ -206,7 +216,11 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
       const res = await rotate(org.id, stranger.key);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(unknown.body);
-      expect(res.body.error).toEqual({ title: 'NotFound', detail: 'Organization not found' });
+      expect(res.body.error).toEqual({
+        title: 'NotFound',
+        detail: 'Organization not found',
+        code: 'organization_not_found',
+      });
       await expectUnchanged(org);
     });
 
@@ -219,6 +233,7 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
       expect(res.body.error).toEqual({
         title: 'Unauthorized',
         detail: 'Missing, invalid, revoked or expired credentials',
+        code: 'invalid_credentials',
       });
     });
   });

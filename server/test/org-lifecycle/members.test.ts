@@ -10,14 +10,25 @@ const LAST_ADMIN_DEMOTED = {
   detail:
     "This member is the last ADMIN of the organization and can't be demoted: make another member ADMIN first",
   fieldErrors: { role: 'The last ADMIN must stay ADMIN' },
+  code: 'last_admin',
+  fieldCodes: { role: 'last_admin' },
 };
 const LAST_ADMIN_REMOVED = {
   title: 'Conflict',
   detail:
     "This member is the last ADMIN of the organization and can't be removed: make another member ADMIN first",
+  code: 'last_admin',
 };
-const ADMIN_ONLY = { title: 'Forbidden', detail: 'Only an ADMIN of the organization can do this' };
-const MEMBER_NOT_FOUND = { title: 'NotFound', detail: 'Member not found' };
+const ADMIN_ONLY = {
+  title: 'Forbidden',
+  detail: 'Only an ADMIN of the organization can do this',
+  code: 'admin_required',
+};
+const MEMBER_NOT_FOUND = {
+  title: 'NotFound',
+  detail: 'Member not found',
+  code: 'member_not_found',
+};
 
 type User = { key: string; userId: string; email: string };
 
@@ -118,7 +129,11 @@ describe.each(ENGINES)('member role changes and removal on %s', (engine) => {
       const res = await setRole(org.id, member.id, { role: 'ADMIN' }, stranger.key);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(unknown.body);
-      expect(res.body.error).toEqual({ title: 'NotFound', detail: 'Organization not found' });
+      expect(res.body.error).toEqual({
+        title: 'NotFound',
+        detail: 'Organization not found',
+        code: 'organization_not_found',
+      });
     });
 
     it.each([
@@ -126,17 +141,25 @@ describe.each(ENGINES)('member role changes and removal on %s', (engine) => {
         'an unknown role',
         { role: 'OWNER' },
         { role: 'Invalid option: expected one of "ADMIN"|"MEMBER"' },
+        { role: 'invalid_value' },
       ],
-      ['no role', {}, { role: 'Required' }],
-      ['an unknown field', { role: 'ADMIN', email: 'x@example.com' }, { email: 'Unknown field' }],
-    ])('answers 400 for %s, naming the field', async (_case, body, fieldErrors) => {
+      ['no role', {}, { role: 'Required' }, { role: 'required' }],
+      [
+        'an unknown field',
+        { role: 'ADMIN', email: 'x@example.com' },
+        { email: 'Unknown field' },
+        { email: 'unknown_field' },
+      ],
+    ])('answers 400 for %s, naming the field', async (_case, body, fieldErrors, fieldCodes) => {
       const { org, member } = await orgWithMember();
       const res = await setRole(org.id, member.id, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual({
         title: 'ValidationError',
         detail: `Request body is invalid: ${Object.keys(fieldErrors).join(', ')}`,
+        code: 'validation_failed',
         fieldErrors,
+        fieldCodes,
       });
       expect(await roleOf(org.id, member.id)).toBe('MEMBER');
     });
@@ -214,6 +237,7 @@ describe.each(ENGINES)('member role changes and removal on %s', (engine) => {
       expect(res.body.error).toEqual({
         title: 'Unauthorized',
         detail: 'Missing, invalid, revoked or expired credentials',
+        code: 'invalid_credentials',
       });
     });
 
@@ -230,6 +254,7 @@ describe.each(ENGINES)('member role changes and removal on %s', (engine) => {
       expect(res.body.error).toEqual({
         title: 'Forbidden',
         detail: 'Only an ADMIN of the organization can remove another member',
+        code: 'admin_required',
       });
       expect(await roleOf(org.id, adminMember.id)).toBe('ADMIN');
     });

@@ -4,11 +4,17 @@ import { createOrg, kitSignIn } from '../sso-http/support';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const UNKNOWN_ORG = 'org_00000000000000000000000000';
-const ADMIN_ONLY = { title: 'Forbidden', detail: 'Only an ADMIN of the organization can do this' };
+const ADMIN_ONLY = {
+  title: 'Forbidden',
+  detail: 'Only an ADMIN of the organization can do this',
+  code: 'admin_required',
+};
 const SLUG_TAKEN = {
   title: 'Conflict',
   detail: 'That slug is already taken',
+  code: 'slug_taken',
   fieldErrors: { slug: 'Already taken' },
+  fieldCodes: { slug: 'slug_taken' },
 };
 
 type User = { key: string; userId: string; email: string };
@@ -198,9 +204,11 @@ describe.each(ENGINES)('PATCH /organizations/{orgId} on %s', (engine) => {
       expect(res.body.error).toEqual({
         title: 'ValidationError',
         detail: 'onboardingStatus can only move forward',
+        code: 'validation_failed',
         fieldErrors: {
           onboardingStatus: `Can only move forward, from STARTED to COMPLETED (it is ${from})`,
         },
+        fieldCodes: { onboardingStatus: 'onboarding_backwards' },
       });
       expect((await get(target.id)).name).toBe(target.name);
     });
@@ -222,46 +230,69 @@ describe.each(ENGINES)('PATCH /organizations/{orgId} on %s', (engine) => {
     });
 
     it.each([
-      ['an unknown field', { name: 'X', owner: 'me' }, { owner: 'Unknown field' }],
+      [
+        'an unknown field',
+        { name: 'X', owner: 'me' },
+        { owner: 'Unknown field' },
+        { owner: 'unknown_field' },
+      ],
       [
         'skipOnboarding (create only)',
         { skipOnboarding: true },
         { skipOnboarding: 'Unknown field' },
+        { skipOnboarding: 'unknown_field' },
       ],
-      ['an empty name', { name: '   ' }, { name: 'Must be at least 1 character' }],
-      ['a long name', { name: 'n'.repeat(201) }, { name: 'Must be at most 200 characters' }],
+      [
+        'an empty name',
+        { name: '   ' },
+        { name: 'Must be at least 1 character' },
+        { name: 'required' },
+      ],
+      [
+        'a long name',
+        { name: 'n'.repeat(201) },
+        { name: 'Must be at most 200 characters' },
+        { name: 'too_long' },
+      ],
       [
         'a bad slug',
         { slug: 'Not A Slug' },
         { slug: 'Must be lowercase letters, digits and inner hyphens' },
+        { slug: 'invalid_format' },
       ],
       [
         'a long customAiContext',
         { customAiContext: 'c'.repeat(10_001) },
         { customAiContext: 'Must be at most 10000 characters' },
+        { customAiContext: 'too_long' },
       ],
       [
         'a non-boolean fullEmbedEnabled',
         { fullEmbedEnabled: 'yes' },
         { fullEmbedEnabled: 'Invalid input: expected boolean, received string' },
+        { fullEmbedEnabled: 'invalid_type' },
       ],
       [
         'an unknown onboardingStatus',
         { onboardingStatus: 'DONE' },
         { onboardingStatus: 'Invalid option: expected one of "LEGACY"|"STARTED"|"COMPLETED"' },
+        { onboardingStatus: 'invalid_value' },
       ],
       [
         'more than 100 origins',
         { embedAllowedOrigins: Array.from({ length: 101 }, (_, i) => `https://o${i}.example.com`) },
         { embedAllowedOrigins: 'At most 100 origins' },
+        { embedAllowedOrigins: 'too_long' },
       ],
-    ])('answers 400 for %s, naming the field', async (_case, body, fieldErrors) => {
+    ])('answers 400 for %s, naming the field', async (_case, body, fieldErrors, fieldCodes) => {
       const res = await patch(org.id, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual({
         title: 'ValidationError',
         detail: `Request body is invalid: ${Object.keys(fieldErrors).join(', ')}`,
+        code: 'validation_failed',
         fieldErrors,
+        fieldCodes,
       });
       await expectUnchanged();
     });
@@ -287,7 +318,9 @@ describe.each(ENGINES)('PATCH /organizations/{orgId} on %s', (engine) => {
       expect(res.body.error).toEqual({
         title: 'ValidationError',
         detail: 'Query string is invalid: include',
+        code: 'validation_failed',
         fieldErrors: { include: 'Allowed value: jwtSecret' },
+        fieldCodes: { include: 'invalid_value' },
       });
     });
 
@@ -309,6 +342,7 @@ describe.each(ENGINES)('PATCH /organizations/{orgId} on %s', (engine) => {
       expect(ErrorBody.parse(res.body).error).toEqual({
         title: 'NotFound',
         detail: 'Organization not found',
+        code: 'organization_not_found',
       });
     });
 
@@ -320,6 +354,7 @@ describe.each(ENGINES)('PATCH /organizations/{orgId} on %s', (engine) => {
       expect(res.body.error).toEqual({
         title: 'Unauthorized',
         detail: 'Missing, invalid, revoked or expired credentials',
+        code: 'invalid_credentials',
       });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     });

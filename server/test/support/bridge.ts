@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { type PgBouncer, startPgBouncer } from '../../../test/support/pgbouncer';
 import { type AppOptions, createApp } from '../../src/app';
 import { bootstrap } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
@@ -13,14 +14,56 @@ import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { startBackgroundJobs } from '../../src/lifecycle/start';
 import { createLogger } from '../../src/log';
 
-export type Engine = 'sqlite' | 'postgres';
-export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+/**
+ * The stores the suites run on. `pgbouncer`: PostgreSQL through a private PgBouncer in
+ * transaction pooling mode, with the bridge's default settings (as many instances run it).
+ */
+export type Engine = 'sqlite' | 'postgres' | 'pgbouncer';
+export const ENGINES: Engine[] = ['sqlite', 'postgres', 'pgbouncer'];
 
 /** The machine's shared PostgreSQL (trust auth); each bridge gets its own fresh database. */
 export const PG_ADMIN_URL =
   process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+// One PgBouncer per test process, shared by its databases, stopped once none uses it.
+let bouncer: { started: Promise<PgBouncer>; users: number; idle?: NodeJS.Timeout } | undefined;
+
+async function useBouncer(): Promise<{ bouncer: PgBouncer; release(): Promise<void> }> {
+  bouncer ??= { started: startPgBouncer({ mode: 'transaction' }), users: 0 };
+  const entry = bouncer;
+  clearTimeout(entry.idle);
+  entry.users++;
+  let started: PgBouncer;
+  try {
+    started = await entry.started;
+  } catch (error) {
+    entry.users--;
+    if (bouncer === entry) bouncer = undefined;
+    throw error;
+  }
+  return {
+    bouncer: started,
+    async release() {
+      if (--entry.users > 0) return;
+      // A moment's grace, so the next test's database reuses it.
+      entry.idle = setTimeout(() => {
+        if (entry.users > 0) return;
+        if (bouncer === entry) bouncer = undefined;
+        void started.stop();
+      }, 1000);
+      entry.idle.unref();
+    },
+  };
+}
+
+/**
+ * A fresh database on the machine's PostgreSQL. `url` is where the bridge connects: the
+ * database itself, or (`pgbouncer`) the database through a transaction-mode PgBouncer;
+ * `directUrl` is always the database itself.
+ */
+export async function createPgDatabase(
+  via: 'postgres' | 'pgbouncer' = 'postgres',
+): Promise<{ url: string; directUrl: string; drop(): Promise<void> }> {
   const name = `bk_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -28,9 +71,12 @@ export async function createPgDatabase(): Promise<{ url: string; drop(): Promise
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
+  const pooled = via === 'pgbouncer' ? await useBouncer() : undefined;
   return {
-    url: url.toString(),
+    url: pooled ? pooled.bouncer.url(name) : url.toString(),
+    directUrl: url.toString(),
     async drop() {
+      await pooled?.release();
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
@@ -136,7 +182,7 @@ export async function startBridge(
   env: Record<string, string> = {},
 ): Promise<TestBridge> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-test-'));
-  const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+  const database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
   const served = await serveBridge({
     BRIDGE_DATA_DIR: dataDir,
     DATABASE_URL: database?.url,

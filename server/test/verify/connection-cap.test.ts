@@ -72,6 +72,8 @@ describe('the process-wide cap on connection attempts', () => {
       error: {
         title: 'TooManyRequests',
         detail: 'Too many connection attempts in progress; retry in 1 s',
+        code: 'connections_busy',
+        params: { retryAfter: 1 },
       },
     });
 

@@ -140,6 +140,7 @@ describe('verifyConnection with MySQL (MariaDB)', () => {
       reason: 'ECONNREFUSED',
       detail: `The connection was refused on port ${port}.`,
       fieldErrors: { port: 'The connection was refused on this port.' },
+      params: { port },
     });
   });
 

@@ -29,9 +29,12 @@ function expectLimited(res: Awaited<ReturnType<typeof verify>>) {
     error: {
       title: 'TooManyRequests',
       detail: expect.stringMatching(/^Rate limit exceeded; retry in \d+ s$/),
+      code: 'rate_limited',
+      params: { retryAfter: expect.any(Number) },
     },
   });
   const retryAfter = Number(res.headers.get('retry-after'));
+  expect(res.body.error.params.retryAfter).toBe(retryAfter);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
   expect(res.headers.get('ratelimit-remaining')).toBe('0');

@@ -86,9 +86,12 @@ const REFUSED = {
   error: {
     title: 'VerificationFailed',
     detail: `The SSH private key asks for more than ${MAX_KDF_ROUNDS} key-derivation rounds.`,
+    code: 'ssh_key_too_slow',
     fieldErrors: {
       sshPrivateKey: `The key uses more than ${MAX_KDF_ROUNDS} KDF rounds. Re-encrypt it with fewer (ssh-keygen -p -a 100).`,
     },
+    fieldCodes: { sshPrivateKey: 'ssh_key_too_slow' },
+    params: { maxRounds: MAX_KDF_ROUNDS },
   },
 };
 

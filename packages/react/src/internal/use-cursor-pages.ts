@@ -45,7 +45,11 @@ export function useCursorPages<T extends { id: string }, Status extends string>(
     setState((s) => ({ ...s, status: 'loading', error: null }));
     fetchPage(cursor, controller.signal)
       .then(
-        (page) =>
+        (page) => {
+          // A load that runs before React re-renders must already start from this page's
+          // cursor, or it fetches the same page twice.
+          const { nextCursor, hasMore } = page.pagination;
+          latest.current = { ...latest.current, cursor: nextCursor, hasMore };
           setState((s) => {
             // A record saved while this page was in flight may be listed already.
             const known = new Set(s.items.map((item) => item.id));
@@ -56,7 +60,8 @@ export function useCursorPages<T extends { id: string }, Status extends string>(
               status: 'ready',
               error: null,
             };
-          }),
+          });
+        },
         (error: unknown) => {
           if (!controller.signal.aborted) setState((s) => ({ ...s, status: 'error', error }));
         },

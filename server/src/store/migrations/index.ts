@@ -1,4 +1,11 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresAdapter,
+  sql,
+} from 'kysely';
 import { initial } from './0001-initial';
 import { rateLimits } from './0002-rate-limits';
 import { storeVersion } from './0003-store-version';
@@ -21,10 +28,44 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
+// Kysely's own migration lock id, so a bridge of an older version migrating at the same time
+// still waits on (or holds) the same lock.
+const MIGRATION_LOCK_ID = '3853314791062309107';
+
+/**
+ * PostgreSQL without Kysely's migration lock: that one is session-level, taken outside the
+ * migration transaction, and through a transaction pooler the lock, the migrations and the
+ * unlock each may run on another server connection (the lock then stays held there, forever).
+ * migrateToLatest takes a transaction-level lock inside the migration transaction instead.
+ */
+export class PostgresXactLockAdapter extends PostgresAdapter {
+  override async acquireMigrationLock() {}
+  override async releaseMigrationLock() {}
+}
+
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect) {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const run = async (on: Kysely<unknown>, disableTransactions: boolean) => {
+    const migrator = new Migrator({ db: on, provider, disableTransactions });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  };
+  if (dialect !== 'postgres') return run(db, false);
+  // One transaction on one connection holds everything: the lock (released by the commit or
+  // the rollback, whoever the pooler gives the server connection to next), the check of the
+  // migration table and every pending migration. Another instance waits at the lock, then
+  // finds nothing left to do.
+  return db.connection().execute(async (conn) => {
+    await sql`begin`.execute(conn);
+    try {
+      await sql`select pg_advisory_xact_lock(${sql.raw(MIGRATION_LOCK_ID)})`.execute(conn);
+      const applied = await run(conn, true);
+      await sql`commit`.execute(conn);
+      return applied;
+    } catch (error) {
+      await sql`rollback`.execute(conn).catch(() => {});
+      throw error;
+    }
+  });
 }

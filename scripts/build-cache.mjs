@@ -1,0 +1,94 @@
+// Rebuilds the full-embed bundle and the server bundle only when their inputs changed since
+// their last build, so `npm start` with nothing changed goes straight to serving. A build's
+// inputs are hashed by content (paths and bytes; tests excluded) and the hash is written next to
+// its outputs once the build succeeds. `node scripts/build-cache.mjs [embed|server…]`.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SHARED = ['packages/contract/src', 'packages/client/src', 'package-lock.json'];
+
+export const TARGETS = {
+  embed: {
+    inputs: ['packages/react/src', 'packages/react/vite.embed.config.ts', ...SHARED],
+    outputs: ['packages/react/dist/embed/embed.js', 'packages/react/dist/embed/embed.css'],
+    stamp: 'packages/react/dist/embed/.inputs.sha256',
+    async build() {
+      // Built aside, then each file renamed into place: a bridge serving the page while it
+      // rebuilds (a test, a running `npm start`) never finds it missing or half written.
+      const dist = path.join(ROOT, 'packages/react/dist');
+      const staging = path.join(dist, `.embed-${process.pid}-${randomBytes(4).toString('hex')}`);
+      try {
+        const { build } = await import('vite');
+        await build({
+          configFile: path.join(dist, '../vite.embed.config.ts'),
+          build: { outDir: staging, emptyOutDir: true },
+        });
+        fs.mkdirSync(path.join(dist, 'embed'), { recursive: true });
+        for (const file of fs.readdirSync(staging)) {
+          fs.renameSync(path.join(staging, file), path.join(dist, 'embed', file));
+        }
+      } finally {
+        fs.rmSync(staging, { recursive: true, force: true });
+      }
+    },
+  },
+  server: {
+    inputs: ['server/src', 'server/build.mjs', 'server/package.json', ...SHARED],
+    outputs: ['server/dist/main.js'],
+    stamp: 'server/dist/.inputs.sha256',
+    async build() {
+      const { buildServer } = await import('../server/build.mjs');
+      await buildServer();
+    },
+  },
+};
+
+const isTest = (name) => /\.(test|stories)\.[cm]?[jt]sx?$/.test(name);
+
+function filesUnder(relative) {
+  const full = path.join(ROOT, relative);
+  if (!fs.statSync(full, { throwIfNoEntry: false })?.isDirectory()) return [relative];
+  const out = [];
+  for (const entry of fs.readdirSync(full, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || isTest(entry.name)) continue;
+    out.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+  }
+  return out;
+}
+
+/** The hash of a target's inputs: every file's path and content, in a stable order. */
+export function inputsHash(target) {
+  const hash = createHash('sha256');
+  const files = TARGETS[target].inputs.flatMap(filesUnder).sort();
+  for (const file of files) {
+    hash.update(file).update('\0');
+    hash.update(fs.readFileSync(path.join(ROOT, file))).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Builds `target` unless its outputs exist and were built from the inputs as they are now. */
+export async function ensureBuilt(target) {
+  const { outputs, stamp, build } = TARGETS[target];
+  const wanted = inputsHash(target);
+  const stampPath = path.join(ROOT, stamp);
+  const fresh =
+    outputs.every((file) => fs.existsSync(path.join(ROOT, file))) &&
+    fs.readFileSync(stampPath, { encoding: 'utf8', flag: 'a+' }) === wanted;
+  if (fresh) return false;
+  await build();
+  fs.writeFileSync(stampPath, wanted);
+  return true;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const names = process.argv.slice(2);
+  for (const name of names.length > 0 ? names : Object.keys(TARGETS)) {
+    if (!TARGETS[name]) throw new Error(`unknown build ${name}; known: ${Object.keys(TARGETS)}`);
+    const built = await ensureBuilt(name);
+    console.log(`${name}: ${built ? 'built' : 'unchanged, not rebuilt'}`);
+  }
+}

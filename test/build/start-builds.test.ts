@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const tmp = mkdtempSync(path.join(tmpdir(), 'bk-embed-build-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('what npm start builds', () => {
+  it('builds the same production full-embed bundle whatever NODE_ENV the shell has', async () => {
+    const bundles: Record<string, string> = {};
+    for (const env of ['production', 'development', 'test']) {
+      const outDir = path.join(tmp, env);
+      await run('npx', ['vite', 'build', '-c', 'vite.embed.config.ts', '--outDir', outDir], {
+        cwd: path.join(ROOT, 'packages/react'),
+        env: { ...process.env, NODE_ENV: env },
+      });
+      bundles[env] = readFileSync(path.join(outDir, 'embed.js'), 'utf8');
+    }
+    // React's production build replaces its messages with links to decode them.
+    expect(bundles.production).toContain('Minified React error');
+    // Byte for byte: no development build of React, and no package's `development` export.
+    expect(bundles.development).toBe(bundles.production);
+    expect(bundles.test).toBe(bundles.production);
+  });
+
+  it('rebuilds nothing when no input changed since the last build', async () => {
+    const cache = path.join(ROOT, 'scripts/build-cache.mjs');
+    await run(process.execPath, [cache, 'server', 'embed'], { cwd: ROOT });
+    const again = await run(process.execPath, [cache, 'server', 'embed'], { cwd: ROOT });
+    expect(again.stdout.trim().split('\n')).toEqual([
+      'server: unchanged, not rebuilt',
+      'embed: unchanged, not rebuilt',
+    ]);
+  });
+});
