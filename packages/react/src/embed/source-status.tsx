@@ -103,14 +103,18 @@ export function StatusBadge({ topic, state, now, text }: StatusBadgeProps) {
   const [pinned, setPinned] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const when = state.time ? text.relativeTime(state.time, now) : null;
+  // Spaces as text of their own, so every browser's accessible name keeps them.
   const content = (
     <>
-      <span className="bk-visually-hidden">{topic}: </span>
-      {state.label}
+      <span className="bk-visually-hidden">{topic}:</span> {state.label}
       {state.time && (
-        <time dateTime={state.time} className="bk-state__time">
-          {when}
-        </time>
+        <>
+          {' '}
+          <span aria-hidden="true">·</span>{' '}
+          <time dateTime={state.time} className="bk-state__time">
+            {when}
+          </time>
+        </>
       )}
     </>
   );
@@ -134,7 +138,6 @@ export function StatusBadge({ topic, state, now, text }: StatusBadgeProps) {
         type="button"
         className="bk-badge bk-state__badge"
         data-variant={state.tone}
-        aria-label={`${topic}: ${state.label}${when ? ` ${when}` : ''}`}
         aria-describedby={tipId}
         onClick={() => {
           setPinned(!pinned);
