@@ -1,5 +1,6 @@
 import type { CatalogTable, DataSource } from '@bridgekit/contract';
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, waitFor } from 'storybook/test';
 import type { BridgeParameters } from '../.storybook/preview';
 import { EmbedPage } from '../packages/react/src/embed/embed-page';
 import '../packages/react/src/embed/embed.css';
@@ -151,10 +152,9 @@ export const SyncNowInFlight: Story = {
     },
   } satisfies BridgeParameters,
   play: async ({ canvas, userEvent }) => {
-    await userEvent.click(
-      await canvas.findByRole('button', { name: 'Sync now Production warehouse' }),
-    );
-    await canvas.findByText('Syncing…');
+    const button = await canvas.findByRole('button', { name: 'Sync now Production warehouse' });
+    await userEvent.click(button);
+    await waitFor(() => expect(button.getAttribute('aria-disabled')).toBe('true'));
   },
 };
 

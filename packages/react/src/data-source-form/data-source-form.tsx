@@ -1,8 +1,9 @@
 import type { DataSource } from '@bridgekit/contract';
-import { type ComponentPropsWithoutRef, forwardRef } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, useMemo } from 'react';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
+import { withFormMessages } from '../provider/messages';
 import { useAccess } from '../provider/use-access';
 import { FormBody } from './form-body';
 import { FormCannotCreate, FormLoadError, FormLoading } from './form-states';
@@ -50,7 +51,11 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
       className,
       ...rest
     } = props;
-    const context = useBridgeContext('DataSourceForm');
+    const bridge = useBridgeContext('DataSourceForm');
+    const context = useMemo(
+      () => ({ ...bridge, messages: withFormMessages(bridge.messages) }),
+      [bridge],
+    );
     const { client, messages } = context;
     const access = useAccess(context, orgId);
     const key = dataSource || !dataSourceId ? null : `${orgId}/${dataSourceId}`;

@@ -102,7 +102,7 @@ export function DataSourceItem(props: DataSourceItemProps) {
               aria-disabled={sync.syncing || undefined}
               onClick={sync.start}
             >
-              {sync.syncing ? `${text.syncing}…` : text.syncNow}
+              {text.syncNow}
             </button>
           )}
           {onEdit && (
