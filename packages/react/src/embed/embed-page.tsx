@@ -56,7 +56,10 @@ export function EmbedPage({ orgId, memberId, orgName, hideOrgName, theme }: Embe
               <EditorSection orgId={orgId} editor={editor} />
             )}
             <DataSourceList
+              client={client}
+              orgId={orgId}
               pages={pages}
+              canSync={canEdit}
               onEdit={canEdit ? editor.openEdit : undefined}
               messages={messages}
               text={text}
