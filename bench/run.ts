@@ -1,5 +1,5 @@
 // `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
-// start.
+// start, growth.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
@@ -7,6 +7,7 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   hostile: () => import('./hostile'),
   pooler: () => import('./pooler'),
   start: () => import('./start'),
+  growth: () => import('./growth'),
 };
 
 const wanted = process.argv.slice(2);
