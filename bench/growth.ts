@@ -3,7 +3,7 @@
 // (a tenth as many organizations, one membership per user), each against the "empty" store
 // (the bench fixture alone) measured in the same round. Rounds are interleaved (every size once
 // per round, the order rotated) and the report gives medians of the per-round ratios.
-// Run alone: npm run bench growth (GROWTH_ROUNDS=3, GROWTH_SIZES=0,10000,…, GROWTH_ENGINES=sqlite,postgres
+// Run alone: npm run bench growth (GROWTH_ROUNDS=4, GROWTH_SIZES=0,10000,…, GROWTH_ENGINES=sqlite,postgres
 // to shorten it).
 import os from 'node:os';
 import pg from 'pg';
@@ -17,8 +17,8 @@ import { fmt, type LoadResult, load } from './support/load';
 import { signFreshSsoToken } from './support/sso-token';
 
 const SIZES = (process.env.GROWTH_SIZES ?? '0,10000,100000,1000000').split(',').map(Number);
-const ROUNDS = Number(process.env.GROWTH_ROUNDS ?? 3);
-const DURATION_S = 3;
+const ROUNDS = Number(process.env.GROWTH_ROUNDS ?? 4);
+const DURATION_S = 2;
 const WARMUP_S = 1;
 const LIST_CONNECTIONS = 16;
 const SSO_CONNECTIONS = 32;
