@@ -63,12 +63,17 @@ export const findMemberByUser = (
     .where('m.userId', '=', userId)
     .executeTakeFirst();
 
-const byEmail = precompiled((db, orgId: string, email: string) =>
+/**
+ * The query behind findMemberByEmail (every SSO exchange): the user by the unique email, then
+ * the membership by (organization_id, user_id): two unique lookups however many users or
+ * members the organization has (test/store-plans.test.ts pins the plan).
+ */
+export const memberByEmailQuery = (db: Db, orgId: string, email: string) =>
   withUser(db)
     .select('m.groups')
     .where('m.organizationId', '=', orgId)
-    .where('u.email', '=', email),
-);
+    .where('u.email', '=', email);
+const byEmail = precompiled(memberByEmailQuery);
 /** The membership of the user with this (normalized) email, with its stored groups. */
 export const findMemberByEmail = async (
   db: Db,
