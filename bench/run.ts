@@ -1,5 +1,5 @@
 // `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
-// start.
+// start, lifecycle, growth.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
@@ -7,6 +7,8 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   hostile: () => import('./hostile'),
   pooler: () => import('./pooler'),
   start: () => import('./start'),
+  lifecycle: () => import('./lifecycle'),
+  growth: () => import('./growth'),
 };
 
 const wanted = process.argv.slice(2);

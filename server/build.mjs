@@ -53,6 +53,7 @@ export async function buildServer() {
       'cpu-features',
       'ioredis',
       'tldts',
+      'pg-boss',
     ],
     // Bundled CommonJS dependencies call require(); give them one.
     banner: {

@@ -207,3 +207,34 @@ export const PlainInAPanel: Story = {
     ),
   ],
 };
+
+/** MySQL chosen: the port follows the dialect (3306) until the user types one. */
+export const DialectMysql: Story = {
+  play: async ({ canvas, userEvent }) => {
+    await userEvent.click(await canvas.findByLabelText('MySQL or MariaDB'));
+  },
+};
+
+/** A pasted connection string filled the fields; its password went to Password only. */
+export const FromConnectionString: Story = {
+  play: async ({ canvas, userEvent }) => {
+    await userEvent.click(await canvas.findByLabelText('Connection string'));
+    await userEvent.paste('mysql://reporting:not-the-password@db.acme.example:3307/shop?ssl=true');
+    await canvas.findByText('Filled in from the connection string.');
+  },
+};
+
+/** A string the form cannot read: a field error on the connection string, fields untouched. */
+export const ConnectionStringError: Story = {
+  play: async ({ canvas, userEvent }) => {
+    await userEvent.click(await canvas.findByLabelText('Connection string'));
+    await userEvent.paste('postgres://reporting@db.acme.example:99999/analytics');
+    await canvas.findByText(/could not be read/);
+  },
+};
+
+/** The same, dark. */
+export const ConnectionStringErrorDark: Story = {
+  ...ConnectionStringError,
+  parameters: { theme: 'dark' } satisfies BridgeParameters,
+};

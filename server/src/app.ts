@@ -45,7 +45,10 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
   serviceRoutes(router, deps);
-  embedRoutes(router, deps, { assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR });
+  embedRoutes(router, deps, {
+    assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR,
+    body: mw.body,
+  });
   app.use(router);
   app.use(notFoundRoute);
   app.use(errorHandler);

@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { loadSecrets } from './domain/keys';
 import { createLimiter, type LimiterBackend } from './http/rate-limit';
 import { lazy } from './lazy';
+import { noLifecycle } from './lifecycle/jobs';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore } from './store/db';
@@ -99,6 +100,7 @@ export async function bootstrap(
     // against unreachable hosts can't answer every verify with a 429.
     connectionSlots: createSlots({ limit: slots, reserved: Math.floor(slots / 4) }),
     store,
+    lifecycle: noLifecycle,
     log,
     secretBox,
     sessions: createSessionTokens({

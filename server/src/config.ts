@@ -62,6 +62,11 @@ const Env = z.object({
   BRIDGE_EMBED_SESSION_MAX_HOURS: hours.default(12),
   BRIDGE_JWT_SECRET_GRACE_HOURS: graceHours.default(24),
   BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: int(1, 1000).default(8),
+  BRIDGE_BACKGROUND_JOBS: bool.optional(),
+  BRIDGE_HEALTH_INTERVAL_S: int(1, 86_400).default(300),
+  BRIDGE_SYNC_INTERVAL_S: int(2, 86_400).default(3600),
+  BRIDGE_SYNC_TIMEOUT_S: int(1, 3600).default(120),
+  BRIDGE_SYNC_MAX_TABLES: int(1, 1_000_000).default(10_000),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
@@ -110,6 +115,14 @@ export type Config = Readonly<{
   /** Connection attempts (verify, health checks, syncs) this process runs at once. */
   maxConnectionsInFlight: number;
   rateLimitStore: 'auto' | 'memory' | 'store' | 'redis';
+  /** Whether this instance runs health checks and syncs (off by default only in tests). */
+  backgroundJobs: boolean;
+  healthIntervalSeconds: number;
+  syncIntervalSeconds: number;
+  /** One sync's deadline; a SYNCING older than this (plus a margin) is taken for abandoned. */
+  syncTimeoutSeconds: number;
+  /** Tables and views a sync keeps; a bigger catalog is cut there and marked truncated. */
+  syncMaxTables: number;
   sessionTtlSeconds: number;
   sessionMaxAgeSeconds: number;
   /** How long the jwtSecret replaced by a rotation keeps verifying SSO tokens (0: not at all). */
@@ -154,6 +167,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  BRIDGE_RATE_LIMIT_STORE: store needs DATABASE_URL (SQLite is one process: use memory)',
     );
   }
+  if (2 * e.BRIDGE_SYNC_TIMEOUT_S > e.BRIDGE_SYNC_INTERVAL_S) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BRIDGE_SYNC_TIMEOUT_S: must be at most half of BRIDGE_SYNC_INTERVAL_S, so an abandoned sync is taken over within one interval',
+    );
+  }
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (the pooled URL the bridge serves from)',
@@ -184,6 +202,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ssoRateLimitPerMinute: e.BRIDGE_SSO_RATE_LIMIT_PER_MINUTE,
     maxConnectionsInFlight: e.BRIDGE_MAX_CONNECTIONS_IN_FLIGHT,
     rateLimitStore: e.BRIDGE_RATE_LIMIT_STORE,
+    backgroundJobs: e.BRIDGE_BACKGROUND_JOBS ?? e.NODE_ENV !== 'test',
+    healthIntervalSeconds: e.BRIDGE_HEALTH_INTERVAL_S,
+    syncIntervalSeconds: e.BRIDGE_SYNC_INTERVAL_S,
+    syncTimeoutSeconds: e.BRIDGE_SYNC_TIMEOUT_S,
+    syncMaxTables: e.BRIDGE_SYNC_MAX_TABLES,
     sessionTtlSeconds: e.BRIDGE_SESSION_TTL_SECONDS,
     sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),
     jwtSecretGraceSeconds: Math.round(e.BRIDGE_JWT_SECRET_GRACE_HOURS * 3600),

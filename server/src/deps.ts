@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
 import type { Limiter } from './http/rate-limit';
+import type { Lifecycle } from './lifecycle/jobs';
 import type { ReplayGuard } from './sso/replay';
 import type { SessionClaims, SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
@@ -27,6 +28,8 @@ export interface Deps {
    * work (health checks, syncs) waits in `acquire`.
    */
   connectionSlots: Slots;
+  /** Health checks and syncs: started by startBackgroundJobs, else one that does nothing. */
+  lifecycle: Lifecycle;
   now: () => Date;
 }
 

@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { bootstrap } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { seedDemo } from './domain/demo';
+import { startBackgroundJobs } from './lifecycle/start';
 import { createLogger } from './log';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -50,6 +51,7 @@ async function main() {
     const demo = await seedDemo(deps);
     if (demo) printDemo(demo.key, config.port);
   }
+  await startBackgroundJobs(deps);
   const app = createApp(deps);
   const server: Server = app.listen(config.port, config.host, () => {
     const address = server.address();
@@ -84,6 +86,7 @@ async function main() {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
+      await deps.lifecycle.stop().catch((err) => log.error({ err }, 'stopping jobs failed'));
       await deps.store.close().catch((err) => log.error({ err }, 'closing the store failed'));
       log.info('stopped');
       process.exit(0);

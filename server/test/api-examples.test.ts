@@ -89,6 +89,7 @@ afterAll(async () => {
   vi.useRealTimers();
   for (const bridge of Object.values(bridges ?? {}) as ServedBridge[]) await bridge.close();
   await pgServer?.destroy();
+  await world?.dispose();
   for (const dir of [dataDir, embedAssetsDir]) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -120,6 +120,35 @@ describe('loadConfig', () => {
     expect(loadConfig({ BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: '3' }).maxConnectionsInFlight).toBe(3);
   });
 
+  it('defaults the lifecycle: checks every 300 s, syncs every 3600 s (120 s deadline), 10,000 tables', () => {
+    expect(loadConfig({})).toMatchObject({
+      backgroundJobs: true,
+      healthIntervalSeconds: 300,
+      syncIntervalSeconds: 3600,
+      syncTimeoutSeconds: 120,
+      syncMaxTables: 10_000,
+    });
+  });
+
+  it('runs background jobs unless told not to, and not in tests unless told to', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).backgroundJobs).toBe(true);
+    expect(loadConfig({ BRIDGE_BACKGROUND_JOBS: 'false' }).backgroundJobs).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).backgroundJobs).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', BRIDGE_BACKGROUND_JOBS: 'true' }).backgroundJobs).toBe(
+      true,
+    );
+  });
+
+  it('refuses a sync deadline over half the sync interval (an abandoned sync must be retaken within one)', () => {
+    expect(() =>
+      loadConfig({ BRIDGE_SYNC_INTERVAL_S: '200', BRIDGE_SYNC_TIMEOUT_S: '101' }),
+    ).toThrow(/BRIDGE_SYNC_TIMEOUT_S: must be at most half of BRIDGE_SYNC_INTERVAL_S/);
+    expect(
+      loadConfig({ BRIDGE_SYNC_INTERVAL_S: '200', BRIDGE_SYNC_TIMEOUT_S: '100' })
+        .syncTimeoutSeconds,
+    ).toBe(100);
+  });
+
   it('reads PORT', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
   });
@@ -184,6 +213,14 @@ describe('loadConfig', () => {
     ['BRIDGE_ALLOW_PRIVATE_NETWORKS', 'maybe'],
     ['BRIDGE_MAX_CONNECTIONS_IN_FLIGHT', '0'],
     ['BRIDGE_MAX_CONNECTIONS_IN_FLIGHT', 'many'],
+    ['BRIDGE_BACKGROUND_JOBS', 'sometimes'],
+    ['BRIDGE_HEALTH_INTERVAL_S', '0'],
+    ['BRIDGE_HEALTH_INTERVAL_S', '5m'],
+    ['BRIDGE_SYNC_INTERVAL_S', '1'],
+    ['BRIDGE_SYNC_INTERVAL_S', '86401'],
+    ['BRIDGE_SYNC_TIMEOUT_S', '0'],
+    ['BRIDGE_SYNC_TIMEOUT_S', '1801'],
+    ['BRIDGE_SYNC_MAX_TABLES', '0'],
     ['BRIDGE_PG_POOL_SIZE', '0'],
     ['BRIDGE_PG_POOL_SIZE', '1001'],
     ['BRIDGE_PG_POOL_SIZE', 'ten'],

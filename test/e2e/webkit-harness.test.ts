@@ -141,16 +141,12 @@ describe.skipIf(SKIP)('the WebKit harness', () => {
     expect(await webkit.currentUrl()).toBe(
       `${host.origin}/frame?src=${encodeURIComponent(`${front.origin}/embed/orgs/${org.slug}`)}`,
     );
-    // A fresh profile holds no session: the bridge's own page says so, inside the frame, which
-    // its CSP (frame-ancestors = the organization's origins) lets the host show.
+    // The bridge's page shell, inside the frame, which its CSP (frame-ancestors = the
+    // organization's origins) lets the host show. It signs in by script (embed-webkit.test.ts).
     expect(await webkit.execute('return location.href')).toBe(
       `${front.origin}/embed/orgs/${org.slug}`,
     );
-    expect(await webkit.elementText(await webkit.findElement('main[role=alert] h1'))).toBe(
-      'Unauthorized',
-    );
-    expect(await webkit.pageText()).toContain('Your session has ended');
-    expect(await webkit.pageSource()).toContain('<main role="alert">');
+    expect(await webkit.pageSource()).toContain('<div id="bridgekit-root" data-embed=');
     // The bridge saw the request through the front, as HTTPS.
     const seen = front.requests.find((r) => r.url === `/embed/orgs/${org.slug}`);
     expect(seen?.host).toBe(new URL(front.origin).host);
@@ -163,15 +159,14 @@ describe.skipIf(SKIP)('the WebKit harness', () => {
       'return document.readyState === "complete" && location.pathname.startsWith("/embed/")',
       { what: 'the redirect to the embed page' },
     );
-    expect(await webkit.execute('return location.href')).toBe(
-      `${front.origin}/embed/orgs/${org.slug}`,
+    expect(await webkit.execute<string>('return location.pathname')).toBe(
+      `/embed/orgs/${org.slug}`,
     );
-    // The bridge answered over TLS with its redirect and a Secure session cookie. Whether the
-    // browser kept it, and so which page shows, is the embed tests' business (#19).
+    // The bridge answered over TLS with its redirect, and no cookie: the page signs in with the
+    // handoff code of the redirect's fragment (embed-webkit.test.ts drives it to the end).
     const signIn = front.requests.find((r) => r.url.startsWith('/api/sso/jwt?'));
     expect(signIn?.status).toBe(302);
-    expect(signIn?.setCookie?.[0]).toMatch(/; Secure; SameSite=None/);
-    expect(await webkit.elementText(await webkit.findElement('main h1'))).not.toBe('');
+    expect(signIn?.setCookie ?? []).toEqual([]);
   });
 
   it('drops a cookie set inside a cross-site frame, keeps one set at top level', async () => {

@@ -37,7 +37,8 @@ export interface BridgeProcessOptions {
    * `bundle` (default): `server/dist/main.js` under `npm run serve`'s node flags, with
    * NODE_ENV=production, HOST=127.0.0.1, LOG_LEVEL=warn and the data's secrets, as users run it.
    * `sources`: `server/src/main.ts` through tsx with only PATH, HOME, PORT, the data dir and
-   * DATABASE_URL set, so every other setting is the bridge's own default (development).
+   * DATABASE_URL set (and background jobs off), so every other setting is the bridge's own
+   * default (development).
    */
   entry?: 'bundle' | 'sources';
   /** More node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
@@ -94,6 +95,9 @@ function environment(
     PATH: process.env.PATH ?? '',
     PORT: String(port),
     BRIDGE_DATA_DIR: data.dataDir,
+    // Tests' data sources name hosts that must never be looked up; a test that wants health
+    // checks and syncs turns them on.
+    BRIDGE_BACKGROUND_JOBS: 'false',
     ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : {}),
   };
   if (entry === 'sources') return { ...common, HOME: process.env.HOME ?? '', ...env };

@@ -104,6 +104,7 @@ export function dataSource(overrides: Partial<DataSource> = {}): DataSource {
     lastHealthyAt: null,
     lastHealthStatus: null,
     lastHealthCheckAttemptAt: null,
+    healthErrorMessage: null,
     isDemo: false,
     isServiceWarehouse: false,
     storedSecrets: ['password'],

@@ -40,6 +40,17 @@ export const endpoints = {
   getDataSource: ['get', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
   updateDataSource: ['patch', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
   deleteDataSource: ['delete', '/api/public/organizations/{orgId}/data-sources/{id}', 'bearer'],
+  checkDataSourceHealth: [
+    'post',
+    '/api/public/organizations/{orgId}/data-sources/{id}/health-check',
+    'bearer',
+  ],
+  syncDataSource: ['post', '/api/public/organizations/{orgId}/data-sources/{id}/sync', 'bearer'],
+  getDataSourceSchema: [
+    'get',
+    '/api/public/organizations/{orgId}/data-sources/{id}/schema',
+    'bearer',
+  ],
   ssoExchange: ['post', '/api/sso/jwt', 'none'],
   ssoSession: ['get', '/api/sso/session', 'bearer'],
   ssoRefresh: ['post', '/api/sso/session/refresh', 'bearer'],

@@ -13,10 +13,11 @@ export const SAMPLE_BASE_URL = 'http://localhost:4000';
 
 // Credentials are never written into a sample: each is a shell variable the reader sets.
 const JWT = /^eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
-const SESSION_COOKIE = /^bk_session=eyJ[\w.-]*$/;
+// A full-embed handoff code (the `#code=` of the sign-in redirect).
+const HANDOFF_CODE = /^[\w-]{43}$/;
 const placeholder = (value: string, name: string) =>
-  SESSION_COOKIE.test(value)
-    ? 'bk_session=$BRIDGEKIT_SESSION_TOKEN'
+  name === 'code' && HANDOFF_CODE.test(value)
+    ? '$BRIDGEKIT_HANDOFF_CODE'
     : JWT.test(value)
       ? name === 'sessionToken'
         ? '$BRIDGEKIT_SESSION_TOKEN'
@@ -133,7 +134,7 @@ const session = await exchangeSsoToken({ baseUrl: '${SAMPLE_BASE_URL}', jwt });
     const source = `import { createSsoToken } from '@bridgekit/node';
 
 // Your backend's route for the iframe: the bridge checks the token and the framing page,
-// sets its session cookie and redirects to the organization's embed page.
+// then redirects to the organization's embed page with a single-use sign-in code (no cookie).
 app.get('/bridge/embed', requireLogin, async (req, res) => {
   ${signToken(claims.orgId, '{ email: req.user.email, firstName: req.user.firstName }').replaceAll('\n', '\n  ')}
   res.redirect(302, \`${SAMPLE_BASE_URL}/api/sso/jwt?jwt=\${encodeURIComponent(jwt)}\`);

@@ -17,7 +17,11 @@ export const DEFAULT_PORT = { POSTGRES: 5432, MYSQL: 3306 } as const satisfies R
 /** Dialects that connect to a host as a user: both fields are required. */
 export const HOST_DIALECTS: readonly Dialect[] = ['POSTGRES', 'MYSQL'];
 
-export const SyncStatus = z.enum(['PENDING', 'SYNCING', 'SUCCEEDED', 'FAILED']);
+/** PENDING: never attempted; SYNCING: reading the catalog now; then SUCCEEDED or FAILED. */
+export const SyncStatus = z
+  .enum(['PENDING', 'SYNCING', 'SUCCEEDED', 'FAILED'])
+  .describe('PENDING (never attempted) → SYNCING → SUCCEEDED or FAILED');
+/** The last health check's verdict; null until the first one. */
 export const HealthStatus = z.enum(['HEALTHY', 'UNHEALTHY']);
 
 /** Input fields that are secrets: accepted, encrypted at rest, never returned. */
@@ -69,6 +73,13 @@ export const DataSource = z.object({
   lastHealthyAt: Timestamp.nullable(),
   lastHealthStatus: HealthStatus.nullable(),
   lastHealthCheckAttemptAt: Timestamp.nullable(),
+  /** Addition: why the last health check failed (null after a success); never holds a secret. */
+  healthErrorMessage: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the last health check failed, in the words of a failed verify; null when it passed',
+    ),
   isDemo: z.boolean(),
   isServiceWarehouse: z.boolean(),
   /** Addition: which secrets are stored (names only, never values), for edit forms. */

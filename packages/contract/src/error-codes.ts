@@ -48,6 +48,8 @@ export const ErrorCode = z.enum([
   'invalid_credentials',
   'sso_token_invalid',
   'session_ended',
+  'embed_code_invalid',
+  'embed_code_used',
   // 403
   'admin_required',
   'origin_not_allowed',
@@ -56,6 +58,7 @@ export const ErrorCode = z.enum([
   'full_embed_disabled',
   'framing_not_allowed',
   'embed_header_required',
+  'embed_origin_mismatch',
   'forbidden',
   // 404
   'not_found',

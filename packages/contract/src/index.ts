@@ -1,6 +1,7 @@
 export * from './code-samples';
 export * from './common';
 export * from './data-source';
+export * from './data-source-schema';
 export * from './error-codes';
 export * from './examples';
 export * from './member';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, type ErrorTitle, PageQuery, pageOf } from './common';
+import { dataOf, type ErrorTitle, PageQuery, Pagination, pageOf } from './common';
 import {
   CreateDataSourceBody,
   DataSource,
@@ -8,6 +8,7 @@ import {
   VerifyDataSourceBody,
   VerifyResult,
 } from './data-source';
+import { DataSourceSchema, SchemaQuery } from './data-source-schema';
 import { AddMemberBody, Member, MemberParams, UpdateMemberBody } from './member';
 import {
   CreateOrganizationBody,
@@ -20,6 +21,7 @@ import {
 } from './organization';
 import {
   EmbedSession,
+  EmbedSessionBody,
   RenewedSession,
   SessionInfo,
   SsoBrowserQuery,
@@ -266,6 +268,43 @@ export const routes = {
     response: dataOf(DataSource),
     errors: [...IN_ORG, 'Forbidden'],
   },
+  checkDataSourceHealth: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}/health-check',
+    summary:
+      'Check now that the data source answers (ADMIN); returns the record with the result. Counts against the verify rate limit',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    status: 200,
+    response: dataOf(DataSource),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  syncDataSource: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}/sync',
+    summary:
+      'Queue a schema sync now (ADMIN); 202 with the record as it stands, lastSyncStatus turns SYNCING when the sync starts',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    status: 202,
+    response: dataOf(DataSource),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  getDataSourceSchema: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/data-sources/{id}/schema',
+    summary:
+      'The tables, views and columns the last successful sync read, a page of tables at a time',
+    tag: 'Data sources',
+    auth: 'bearer',
+    params: DataSourceParams,
+    query: SchemaQuery,
+    status: 200,
+    response: z.object({ data: DataSourceSchema, pagination: Pagination }),
+    errors: [...IN_ORG, 'ValidationError'],
+  },
   ssoExchange: {
     method: 'post',
     path: '/api/sso/jwt',
@@ -280,7 +319,8 @@ export const routes = {
   ssoBrowser: {
     method: 'get',
     path: '/api/sso/jwt',
-    summary: 'Full-embed sign-in: sets the session cookie and redirects to the embed page',
+    summary:
+      'Full-embed sign-in: redirects the frame to the embed page with a single-use handoff code in the fragment (no cookie)',
     tag: 'SSO',
     auth: 'none',
     query: SsoBrowserQuery,
@@ -319,8 +359,7 @@ export const routes = {
   ssoLogout: {
     method: 'post',
     path: '/api/sso/logout',
-    summary:
-      'End the calling session on every instance (session token as bearer, or the full-embed cookie with X-Bridgekit-Embed: 1)',
+    summary: 'End the calling session on every instance (its session token as bearer)',
     tag: 'SSO',
     auth: 'bearer',
     status: 204,
@@ -330,24 +369,25 @@ export const routes = {
     method: 'get',
     path: '/embed/orgs/{slug}',
     summary:
-      'Full-embed page of an organization (needs the session cookie set by GET /api/sso/jwt)',
+      'Full-embed page of an organization: signs in with the handoff code GET /api/sso/jwt put in its fragment',
     tag: 'Embed',
     auth: 'none',
     params: z.strictObject({ slug: z.string() }),
     status: 200,
     contentType: 'text/html',
-    errors: ['Unauthorized', 'NotFound'],
+    errors: ['NotFound'],
   },
   embedSession: {
     method: 'post',
     path: '/embed/session',
     summary:
-      'Same-origin only: trades the full-embed session cookie for a bearer session token (send X-Bridgekit-Embed: 1)',
+      'Same-origin only: trades a single-use handoff code for a bearer session token (send X-Bridgekit-Embed: 1)',
     tag: 'Embed',
     auth: 'none',
+    body: EmbedSessionBody,
     status: 200,
     response: dataOf(EmbedSession),
-    errors: ['Unauthorized', 'Forbidden'],
+    errors: ['Unauthorized', 'Forbidden', ...WITH_BODY],
   },
   embedAsset: {
     method: 'get',

@@ -14,7 +14,71 @@ export const SsoToken = z
 export const SsoExchangeBody = z.strictObject({ jwt: SsoToken });
 export type SsoExchangeBody = z.infer<typeof SsoExchangeBody>;
 
-export const SsoBrowserQuery = z.strictObject({ jwt: SsoToken });
+/** Colour schemes of the full-embed page (`theme` on `GET /api/sso/jwt`); absent means light. */
+export const EmbedTheme = z.enum(['light', 'dark', 'auto']);
+export type EmbedTheme = z.infer<typeof EmbedTheme>;
+
+/**
+ * `hide_*` flags Basedash's embed SDK sends ("true"/"false"). Only `hide_org_name` has an effect
+ * on the bridge's page (it hides the organization heading); the page has none of the others'
+ * features, so they are accepted and ignored.
+ */
+export const EMBED_HIDE_FLAGS = [
+  'hide_org_name',
+  'hide_chat',
+  'hide_dashboards',
+  'hide_insights',
+  'hide_automations',
+  'hide_models',
+  'hide_suggested_prompts',
+  'hide_sidebar',
+] as const;
+
+/** Initial-page ids Basedash's embed SDK may send (at most one); accepted, no effect here. */
+export const EMBED_INITIAL_PAGE_IDS = [
+  'chat_id',
+  'dashboard_id',
+  'insight_id',
+  'automation_id',
+  'model_id',
+] as const;
+
+const option = (description: string) => z.string().optional().meta({ description });
+
+/**
+ * The full-embed sign-in URL as a host's SDK builds it. Only `jwt` is checked strictly: a
+ * browser URL must not break because the host's SDK is newer than the bridge, so an option
+ * with a value the bridge does not know, and any parameter it does not know, are ignored.
+ */
+export const SsoBrowserQuery = z.looseObject({
+  jwt: SsoToken,
+  theme: option('light | dark | auto (follows the OS); absent or unknown: light'),
+  ...Object.fromEntries(
+    EMBED_HIDE_FLAGS.map((flag) => [
+      flag,
+      option(
+        flag === 'hide_org_name'
+          ? '"true" hides the organization heading'
+          : 'Accepted for Basedash SDK compatibility; no effect on this page',
+      ),
+    ]),
+  ),
+  ...Object.fromEntries(
+    EMBED_INITIAL_PAGE_IDS.map((id) => [
+      id,
+      option('Accepted for Basedash SDK compatibility; no effect on this page'),
+    ]),
+  ),
+});
+
+/** What the full-embed page sends to `POST /embed/session`. */
+export const EmbedSessionBody = z.strictObject({
+  /** The single-use handoff code from the sign-in redirect's fragment (`#code=…`). */
+  code: z.string().min(1, 'Required').max(128, 'Must be at most 128 characters'),
+  /** The framing page's origin as the browser reports it (`location.ancestorOrigins[0]`). */
+  framingOrigin: z.string().max(300, 'Must be at most 300 characters').optional(),
+});
+export type EmbedSessionBody = z.infer<typeof EmbedSessionBody>;
 
 /** Claims a host backend signs with the organization's jwtSecret (HS256). */
 export const SsoClaims = z.object({
@@ -41,13 +105,16 @@ export const SsoSession = z.object({
 });
 export type SsoSession = z.infer<typeof SsoSession>;
 
-/** What the full-embed page gets for its cookie: a bearer token for the public API. */
+/** What the full-embed page gets for its handoff code: a bearer token for the public API. */
 export const EmbedSession = z.object({
   sessionToken: z.string(),
   expiresAt: Timestamp,
   absoluteExpiresAt: Timestamp,
   organizationId: z.string(),
+  organizationName: z.string(),
   memberId: z.string(),
+  /** The page that framed the sign-in: the only origin the page posts messages to. */
+  framingOrigin: z.string(),
 });
 export type EmbedSession = z.infer<typeof EmbedSession>;
 

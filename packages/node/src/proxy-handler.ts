@@ -15,6 +15,7 @@ export const DEFAULT_PROXY_ROUTES: readonly RouteId[] = [
   'getMember',
   'listDataSources',
   'getDataSource',
+  'getDataSourceSchema',
 ];
 
 const PASSED_HEADERS = [

@@ -3,6 +3,7 @@ import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import preview from '../../../.storybook/preview';
 import * as dataSourceForm from '../../../stories/data-source-form.stories';
+import * as embedDataSources from '../../../stories/embed-data-sources.stories';
 import * as memberCard from '../../../stories/member-card.stories';
 import * as orgPicker from '../../../stories/org-picker.stories';
 import * as theming from '../../../stories/theming.stories';
@@ -17,7 +18,7 @@ if (!navigator.clipboard) {
   Object.defineProperty(navigator, 'clipboard', { value: {}, configurable: true });
 }
 
-const files = { dataSourceForm, memberCard, orgPicker, theming };
+const files = { dataSourceForm, embedDataSources, memberCard, orgPicker, theming };
 
 describe.each(Object.entries(files))('%s stories', (_, file) => {
   // One story type for all files: each file's own args do not matter here.

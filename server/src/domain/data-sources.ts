@@ -61,6 +61,11 @@ export async function createDataSource(
     lastHealthyAt: null,
     lastHealthStatus: null,
     lastHealthCheckAttemptAt: null,
+    healthErrorMessage: null,
+    syncStartedAt: null,
+    catalogReadAt: null,
+    catalogTruncated: 0,
+    catalogTableCount: 0,
     isDemo: 0,
     isServiceWarehouse: 0,
     passwordSealed: null,
@@ -106,6 +111,27 @@ const PLAIN_FIELDS = [
 
 const blank = (value: string | null) => !value?.trim();
 
+/** The columns a connection is made from: a change to one of them calls for a fresh sync. */
+const CONNECTION_COLUMNS = [
+  'databaseName',
+  'username',
+  'host',
+  'port',
+  'sslEnabled',
+  'sshEnabled',
+  'sshHost',
+  'sshPort',
+  'sshUsername',
+  'passwordSealed',
+  'sshPasswordSealed',
+  'sshPrivateKeySealed',
+  'sshPrivateKeyPassphraseSealed',
+] as const satisfies readonly (keyof DataSourcesTable)[];
+
+/** Whether `after` connects differently from `before` (a re-sealed secret counts as a change). */
+export const connectionChanged = (before: DataSourceRow, after: DataSourceRow) =>
+  CONNECTION_COLUMNS.some((column) => before[column] !== after[column]);
+
 /** What the record would need after the patch to still be connectable (as create checks it). */
 function checkMerged(merged: DataSourceRow): Record<string, FieldFailure> {
   const errors: Record<string, FieldFailure> = {};
@@ -137,7 +163,7 @@ export async function updateDataSource(
   orgId: string,
   id: string,
   body: UpdateDataSourceBody,
-): Promise<DataSourceRow> {
+): Promise<{ row: DataSourceRow; connectionChanged: boolean }> {
   // Read, check and write as one: a PATCH checks the record that its write replaces, so two
   // PATCHes that are each fine but not together can't both land.
   return deps.store.db.transaction().execute(async (tx) => {
@@ -169,7 +195,7 @@ export async function updateDataSource(
     patch.updatedAt = deps.now().toISOString();
     const updated = await updateDataSourceRow(tx, orgId, id, patch);
     if (!updated) throw notFound('Data source', 'data_source_not_found');
-    return updated;
+    return { row: updated, connectionChanged: connectionChanged(existing, updated) };
   });
 }
 

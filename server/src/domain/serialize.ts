@@ -103,6 +103,7 @@ export function toDataSource(row: DataSourcesTable): DataSource {
     lastHealthyAt: row.lastHealthyAt,
     lastHealthStatus: row.lastHealthStatus as DataSource['lastHealthStatus'],
     lastHealthCheckAttemptAt: row.lastHealthCheckAttemptAt,
+    healthErrorMessage: row.healthErrorMessage,
     isDemo: Boolean(row.isDemo),
     isServiceWarehouse: Boolean(row.isServiceWarehouse),
     storedSecrets: SECRET_FIELDS.filter((f) => row[sealedColumn[f]] !== null),

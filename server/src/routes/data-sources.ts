@@ -1,6 +1,6 @@
 import { routes } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
-import { ApiError } from '../api-error';
+import { ApiError, notFound } from '../api-error';
 import type { Deps } from '../deps';
 import { orgAccess, requireAdmin } from '../domain/access';
 import {
@@ -12,6 +12,8 @@ import {
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
 import { mountJson } from '../http/route';
+import { checkHealth } from '../lifecycle/health';
+import { catalogPage } from '../store/catalog';
 import { listDataSources } from '../store/data-sources';
 import { verificationFailed } from '../verify/failure-codes';
 import { type VerifyOutcome, verifyConnection } from '../verify/verify';
@@ -39,7 +41,9 @@ export function dataSourceRoutes(
   mountJson(router, routes.createDataSource, mw, async ({ principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
-    return { data: toDataSource(await createDataSource(deps, org.id, body)) };
+    const row = await createDataSource(deps, org.id, body);
+    deps.lifecycle.requestSync(row.id);
+    return { data: toDataSource(row) };
   });
 
   // Registered before `/{id}` so "verify" is never read as an id.
@@ -77,12 +81,81 @@ export function dataSourceRoutes(
   mountJson(router, routes.updateDataSource, mw, async ({ principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
-    return { data: toDataSource(await updateDataSource(deps, org.id, params.id, body)) };
+    const { row, connectionChanged } = await updateDataSource(deps, org.id, params.id, body);
+    if (connectionChanged) deps.lifecycle.requestSync(row.id);
+    return { data: toDataSource(row) };
   });
 
   mountJson(router, routes.deleteDataSource, mw, async ({ principal, params }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
     return { data: toDataSource(await deleteDataSource(deps, org.id, params.id)) };
+  });
+
+  mountJson(router, routes.checkDataSourceHealth, mw, async ({ res, principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    const row = await getDataSource(deps, org.id, params.id);
+    // As a verify: a slot now or a 429, and the verify rate limits.
+    const release = deps.connectionSlots.tryAcquire();
+    if (!release) throw connectionsBusy();
+    try {
+      await deps.limits.verify.hitEach(
+        [`verify:${org.id}`, `verify-user:${principal.userId}`],
+        res,
+      );
+      const checked = await checkHealth(deps, row);
+      if (!checked) throw notFound('Data source', 'data_source_not_found');
+      return { data: toDataSource(checked) };
+    } finally {
+      release();
+    }
+  });
+
+  mountJson(router, routes.syncDataSource, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    const row = await getDataSource(deps, org.id, params.id);
+    deps.lifecycle.requestSync(row.id);
+    return { data: toDataSource(row) };
+  });
+
+  mountJson(router, routes.getDataSourceSchema, mw, async ({ principal, params, query }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    const row = await getDataSource(deps, org.id, params.id);
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const cursor = query.cursor === undefined ? undefined : Number(query.cursor);
+    const { tables, columns } = await catalogPage(deps.store.db, row.id, { cursor, limit });
+    const shown = tables.slice(0, limit);
+    const hasMore = tables.length > limit;
+    const byPosition = new Map(
+      shown.map((t) => [
+        t.position,
+        {
+          schema: t.schemaName,
+          name: t.tableName,
+          kind: t.kind as 'TABLE' | 'VIEW',
+          columns: [] as { name: string; type: string; nullable: boolean }[],
+        },
+      ]),
+    );
+    for (const c of columns) {
+      byPosition
+        .get(c.tablePosition)
+        ?.columns.push({ name: c.columnName, type: c.columnType, nullable: Boolean(c.nullable) });
+    }
+    return {
+      data: {
+        dataSourceId: row.id,
+        readAt: row.catalogReadAt,
+        truncated: Boolean(row.catalogTruncated),
+        tableCount: row.catalogTableCount,
+        tables: [...byPosition.values()],
+      },
+      pagination: {
+        nextCursor: hasMore ? String(shown.at(-1)?.position) : null,
+        hasMore,
+      },
+    };
   });
 }

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { ApiError } from '../api-error';
 import { setErrorHeaders } from '../http/errors';
+import type { EmbedPageOptions } from '../sso/embed-options';
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -22,7 +23,8 @@ const shell = (
   body: string,
   assets?: PageAssets,
   styleNonce?: string,
-) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+  theme?: EmbedPageOptions['theme'],
+) => `<!doctype html><html lang="en"${theme ? ` data-bk-page-theme="${theme}"` : ''}><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>${
   styleNonce ? `\n<meta name="csp-nonce" content="${escapeHtml(styleNonce)}">` : ''
 }
@@ -53,27 +55,35 @@ export function sendErrorPage(res: Response, err: ApiError, assets?: PageAssets)
 /**
  * The full-embed page shell; the kit's bundle (when built) replaces #bridgekit-root's content.
  * `styleNonce` is the CSP nonce the app gives the <style> elements it adds (meta csp-nonce).
+ * `frameOrigins` (the organization's allowed origins, already public in frame-ancestors) are
+ * where the page may say "session ended" before it knows which of them framed it.
  */
 export function renderEmbedPage(input: {
-  orgName: string;
-  orgId: string;
-  memberId: string;
+  slug: string;
+  frameOrigins: string[];
+  options: EmbedPageOptions;
   assets: PageAssets;
   styleNonce: string;
 }): string {
   const { script } = input.assets;
   const data = escapeHtml(
-    JSON.stringify({ orgId: input.orgId, memberId: input.memberId, orgName: input.orgName }),
+    JSON.stringify({
+      slug: input.slug,
+      frameOrigins: input.frameOrigins,
+      theme: input.options.theme,
+      hideOrgName: input.options.hideOrgName,
+    }),
   );
   const status = script
-    ? '<p role="status">Loading…</p>'
+    ? '<p role="status">Signing in…</p>'
     : '<p role="alert">This page cannot be shown: its app is not built. Run <code>npm run build:embed</code> on the bridge.</p>';
   return shell(
-    input.orgName,
-    `<div id="bridgekit-root" data-embed="${data}"><main><h1>${escapeHtml(input.orgName)}</h1>${status}</main></div>${
+    'Bridgekit',
+    `<div id="bridgekit-root" data-embed="${data}"><main>${status}</main></div>${
       script ? `<script type="module" src="${escapeHtml(script)}"></script>` : ''
     }`,
     input.assets,
     input.styleNonce,
+    input.options.theme,
   );
 }

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { expressPath, routes } from '@bridgekit/contract';
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { frameAncestors, parseStoredOrigins } from '../embed-origins';
-import { readCookie, SESSION_COOKIE } from '../http/cookies';
+import { jsonBody } from '../http/body';
 import { mountJson } from '../http/route';
-import { liveSession } from '../sso/session-access';
+import { redeemEmbedCode } from '../sso/embed-handoff';
+import { readEmbedOptions } from '../sso/embed-options';
 import { findOrganizationBySlug } from '../store/organizations';
 import { type PageAssets, renderEmbedPage, sendErrorPage } from './embed-page';
 
@@ -29,6 +30,8 @@ const assetUrl = (file: AssetFile) => expressPath(routes.embedAsset.path).replac
 export interface EmbedOptions {
   /** Directory of the kit's embed bundle (`npm run build:embed`); unset or unbuilt → the page says so. */
   assetsDir?: string;
+  /** The JSON body parser (default: one with the configured limit). */
+  body?: RequestHandler;
 }
 
 /** The bundle's files that exist now: a bundle built while the bridge runs is picked up. */
@@ -77,16 +80,23 @@ function serveAsset(assetsDir: string | undefined) {
   };
 }
 
-/** The full-embed page: framed only by the organization's origins, shown to its session. */
+/**
+ * The full-embed page: framed only by the organization's origins. It holds no session of its
+ * own: its script signs in with the handoff code in the URL fragment (or resumes the tab's
+ * session, see embed-session.ts), so it is the same page for everyone and names no member.
+ */
 function servePage(deps: Deps, assetsDir: string | undefined) {
   return async (req: Request, res: Response) => {
     const assets = await builtAssets(assetsDir);
     const org = await findOrganizationBySlug(deps.store.db, String(req.params.slug));
+    const origins = org?.fullEmbedEnabled ? parseStoredOrigins(org) : [];
     // Full embed off answers exactly as an unknown slug: nothing says the organization exists.
-    const ancestors = org?.fullEmbedEnabled ? frameAncestors(parseStoredOrigins(org)) : "'none'";
+    const ancestors = org?.fullEmbedEnabled ? frameAncestors(origins) : "'none'";
     const styleNonce = randomBytes(16).toString('base64');
     res.setHeader('Content-Security-Policy', csp(ancestors, styleNonce));
     res.setHeader('Cache-Control', 'no-store');
+    // The address may still hold the handoff code when the page's requests start.
+    res.setHeader('Referrer-Policy', 'no-referrer');
     if (!org?.fullEmbedEnabled) {
       sendErrorPage(
         res,
@@ -95,48 +105,37 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
       );
       return;
     }
-    const token = readCookie(req.get('cookie'), SESSION_COOKIE);
-    const claims = token ? await deps.sessions.verify(token) : null;
-    const live = claims?.orgId === org.id ? await liveSession(deps, claims) : null;
-    const session = live?.claims;
-    if (!session) {
-      const ended = 'Your session has ended. Reload the page to sign in again.';
-      sendErrorPage(res, new ApiError('Unauthorized', ended, { code: 'session_ended' }), assets);
-      return;
-    }
-    res.type('html').send(
-      renderEmbedPage({
-        orgName: org.name,
-        orgId: org.id,
-        memberId: session.memberId,
-        assets,
-        styleNonce,
-      }),
-    );
+    const { options } = readEmbedOptions(req.query as Record<string, unknown>);
+    res
+      .type('html')
+      .send(
+        renderEmbedPage({ slug: org.slug, frameOrigins: origins, options, assets, styleNonce }),
+      );
   };
 }
 
 export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
   const { assetsDir } = options;
+  const body = options.body ?? jsonBody({ limitBytes: deps.config.bodyLimitBytes });
   router.get(expressPath(routes.embedAsset.path), serveAsset(assetsDir));
   router.get(expressPath(routes.embedPage.path), servePage(deps, assetsDir));
 
-  mountJson(router, routes.embedSession, {}, async ({ req }) => {
+  mountJson(router, routes.embedSession, { body }, async ({ req, res, body }) => {
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.
     if (req.get('x-bridgekit-embed') !== '1')
       throw forbidden('Send X-Bridgekit-Embed: 1', 'embed_header_required');
-    const token = readCookie(req.get('cookie'), SESSION_COOKIE);
-    const claims = token ? await deps.sessions.verify(token) : null;
-    const session = claims ? (await liveSession(deps, claims))?.claims : undefined;
-    if (!token || !session)
-      throw new ApiError('Unauthorized', 'No valid embed session', { code: 'session_ended' });
+    const { session, org } = await redeemEmbedCode(deps, body.code, body.framingOrigin);
+    res.setHeader('Cache-Control', 'no-store');
+    const { claims } = session;
     return {
       data: {
-        sessionToken: token,
-        expiresAt: session.expiresAt.toISOString(),
-        absoluteExpiresAt: session.absoluteExpiresAt.toISOString(),
-        organizationId: session.orgId,
-        memberId: session.memberId,
+        sessionToken: session.sessionToken,
+        expiresAt: claims.expiresAt.toISOString(),
+        absoluteExpiresAt: claims.absoluteExpiresAt.toISOString(),
+        organizationId: org.id,
+        organizationName: org.name,
+        memberId: claims.memberId,
+        framingOrigin: claims.framingOrigin ?? '',
       },
     };
   });

@@ -4,7 +4,6 @@ import { ApiError, forbidden, notFound } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
-import { clearSessionCookie, readCookie, SESSION_COOKIE } from '../http/cookies';
 import { mountJson } from '../http/route';
 import type { SessionClaims } from '../sso/session-token';
 import { findMember } from '../store/members';
@@ -23,15 +22,11 @@ function sessionOf(principal: Principal): Extract<Principal, { kind: 'session' }
 
 /**
  * Logout takes any token the bridge signed that has not expired, even for a member since
- * removed: ending a session must always work. The full-embed cookie counts too, with the
- * header that keeps other sites from sending it.
+ * removed: ending a session must always work. Bearer only: the full-embed page has no cookie.
  */
 function signedSession(deps: Deps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    let token = bearerToken(req.get('authorization'));
-    if (!token && req.get('x-bridgekit-embed') === '1') {
-      token = readCookie(req.get('cookie'), SESSION_COOKIE);
-    }
+    const token = bearerToken(req.get('authorization'));
     const claims = token ? await deps.sessions.verify(token) : null;
     if (!claims) return next(ended());
     if (req.originRefused)
@@ -85,7 +80,6 @@ export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHan
       },
       deps.now().toISOString(),
     );
-    res.setHeader('Set-Cookie', clearSessionCookie());
     res.setHeader('Cache-Control', 'no-store');
     return undefined;
   });

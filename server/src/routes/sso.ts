@@ -5,10 +5,11 @@ import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
 import { unavailableError } from '../faults';
-import { sessionCookie } from '../http/cookies';
 import { setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
+import { issueHandoff } from '../sso/embed-handoff';
+import { embedOptionsQuery, readEmbedOptions } from '../sso/embed-options';
 import {
   issueSession,
   type OrgAndMember,
@@ -31,6 +32,9 @@ function framingOrigin(req: Request): string | undefined {
     return undefined;
   }
 }
+
+// Only `jwt` is checked strictly on the browser flow; see SsoBrowserQuery.
+const BrowserToken = SsoBrowserQuery.pick({ jwt: true });
 
 export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler }) {
   mountJson(router, routes.ssoExchange, { body: mw.body }, async ({ req, res, body }) => {
@@ -72,14 +76,22 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
 
   router.get(routes.ssoBrowser.path, async (req: Request, res: Response) => {
     const wantsHtml = req.accepts(['json', 'html']) === 'html';
+    // Neither the redirect (its fragment holds the handoff code) nor an error page may leak
+    // the URL that loaded them.
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
     try {
-      const query = parseInput(SsoBrowserQuery, req.query, 'query');
+      const query = req.query as Record<string, unknown>;
+      const { jwt } = parseInput(BrowserToken, { jwt: query.jwt }, 'query');
+      const { options, ignored } = readEmbedOptions(query);
+      if (ignored.length > 0) req.log.debug({ ignored }, 'sso: unknown query parameters ignored');
       const origin = framingOrigin(req);
+      let allowedOrigin = '';
       const {
         org,
         claims,
         member: read,
-      } = await verifyHostToken(deps, query.jwt, {
+      } = await verifyHostToken(deps, jwt, {
         rateLimit: res,
         admit: (org) => {
           if (!org.fullEmbedEnabled)
@@ -90,17 +102,15 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
           if (!origin || !rowAllowsOrigin(org, origin)) {
             throw forbidden('This page may not be embedded here', 'framing_not_allowed');
           }
+          allowedOrigin = origin;
         },
       });
       const member = await provisionMember(deps, org, claims, read);
-      const session = await issueSession(deps, member, { kind: 'embed', framingOrigin: origin });
-      const maxAge = Math.max(
-        0,
-        Math.floor((session.expiresAt.getTime() - deps.now().getTime()) / 1000),
-      );
-      res.setHeader('Set-Cookie', sessionCookie(session.sessionToken, maxAge));
-      res.setHeader('Cache-Control', 'no-store');
-      res.redirect(302, `/embed/orgs/${encodeURIComponent(org.slug)}`);
+      // No cookie: a frame on another site may not get one (Safari, third-party cookies
+      // blocked). The page trades this code for its session at POST /embed/session.
+      const code = await issueHandoff(deps, member, allowedOrigin);
+      const page = `/embed/orgs/${encodeURIComponent(org.slug)}${embedOptionsQuery(options)}`;
+      res.redirect(302, `${page}#code=${code}`);
     } catch (caught) {
       // A dependency at fault is a 503 page in the iframe too, not a 500.
       const err = unavailableError(caught) ?? caught;

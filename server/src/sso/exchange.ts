@@ -167,11 +167,25 @@ export async function verifyHostToken(
   return { org: read.org, claims: result.claims, member: read.member };
 }
 
+/** The user's names after a sign-in: a name claim replaces that name; an absent one keeps it. */
+function namesAfter(
+  claims: SsoClaims,
+  user: { firstName: string | null; lastName: string | null; fullName: string | null },
+) {
+  if (claims.firstName === undefined && claims.lastName === undefined) return user;
+  const firstName = claims.firstName ?? user.firstName;
+  const lastName = claims.lastName ?? user.lastName;
+  const fullName = [firstName, lastName].filter(Boolean).join(' ') || null;
+  return { firstName, lastName, fullName };
+}
+
 /**
  * Just-in-time provisioning in one transaction: the user on first sight of the email, the
- * membership on first sign-in to the organization (role from the token only then). Safe
- * when many first sign-ins for one email race, on either engine. `read` is the membership
- * read with the organization (readTokenOrganization), when it was.
+ * membership on first sign-in to the organization (role from the token only then). On every
+ * sign-in the token's `firstName`/`lastName` update the user (and so `fullName`) and its
+ * `groups`, when present, replace the membership's. Safe when many sign-ins for one email
+ * race, on either engine. `read` is the membership read with the organization
+ * (readTokenOrganization), when it was.
  */
 export async function provisionMember(
   deps: Deps,
@@ -180,40 +194,55 @@ export async function provisionMember(
   read?: OrgAndMember['member'],
 ): Promise<MemberWithUser> {
   const email = normalizeEmail(claims.email);
-  // Returning members (the common case) need no write unless their groups changed.
+  // Returning members (the common case) need no write unless their names or groups changed.
   const existing =
     read?.email === email ? read.row : await findMemberByEmail(deps.store.db, org.id, email);
   const groups = claims.groups ? JSON.stringify(claims.groups) : null;
-  if (existing && (groups === null || existing.groups === groups)) return existing;
+  if (existing) {
+    const before = {
+      firstName: existing.userFirstName,
+      lastName: existing.userLastName,
+      fullName: existing.userFullName,
+    };
+    const after = namesAfter(claims, before);
+    const sameNames =
+      after.firstName === before.firstName &&
+      after.lastName === before.lastName &&
+      after.fullName === before.fullName;
+    if (sameNames && (groups === null || existing.groups === groups)) return existing;
+  }
 
   const at = deps.now().toISOString();
-  const fullName = [claims.firstName, claims.lastName].filter(Boolean).join(' ') || null;
   const { pgPool } = deps.store;
   // An email never seen (no user read with the organization): one statement on PostgreSQL.
   if (pgPool && read?.email === email && !read.row) {
+    const names = namesAfter(claims, { firstName: null, lastName: null, fullName: null });
     const created = await insertNewUserAndMemberPg(
       pgPool,
-      {
-        id: newId('usr'),
-        email,
-        fullName,
-        firstName: claims.firstName ?? null,
-        lastName: claims.lastName ?? null,
-      },
+      { id: newId('usr'), email, ...names },
       { id: newId('mem'), organizationId: org.id, role: claims.role ?? 'MEMBER', groups },
       at,
     );
     if (created) return created;
   }
   return deps.store.db.transaction().execute(async (tx) => {
-    const { user } = await ensureUser(tx, {
+    const created = namesAfter(claims, { firstName: null, lastName: null, fullName: null });
+    const { user, created: isNew } = await ensureUser(tx, {
       id: newId('usr'),
       email,
-      fullName,
-      firstName: claims.firstName ?? null,
-      lastName: claims.lastName ?? null,
+      ...created,
       createdAt: at,
     });
+    if (!isNew) {
+      const names = namesAfter(claims, user);
+      if (
+        names.firstName !== user.firstName ||
+        names.lastName !== user.lastName ||
+        names.fullName !== user.fullName
+      ) {
+        await tx.updateTable('users').set(names).where('id', '=', user.id).execute();
+      }
+    }
     await tx
       .insertInto('members')
       .values({
@@ -221,15 +250,15 @@ export async function provisionMember(
         organizationId: org.id,
         userId: user.id,
         role: claims.role ?? 'MEMBER',
-        groups: claims.groups ? JSON.stringify(claims.groups) : null,
+        groups,
         createdAt: at,
       })
       .onConflict((oc) => oc.columns(['organizationId', 'userId']).doNothing())
       .execute();
-    if (claims.groups) {
+    if (groups !== null) {
       await tx
         .updateTable('members')
-        .set({ groups: JSON.stringify(claims.groups) })
+        .set({ groups })
         .where('organizationId', '=', org.id)
         .where('userId', '=', user.id)
         .execute();

@@ -75,3 +75,74 @@ export const dataSourcesAfter = (db: Db, cursor: string, limit: number) =>
     .orderBy('id')
     .limit(limit)
     .execute();
+
+/** A data source by id alone, for background work that has no organization in hand. */
+export const findDataSourceById = (db: Db, id: string) =>
+  db.selectFrom('dataSources').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Records a health check's verdict; the record as it now is, or undefined if it is gone. */
+export const recordHealth = (db: Db, id: string, result: { at: string; error?: string }) =>
+  db
+    .updateTable('dataSources')
+    .set(
+      result.error === undefined
+        ? {
+            lastHealthStatus: 'HEALTHY',
+            lastHealthCheckAttemptAt: result.at,
+            lastHealthyAt: result.at,
+            healthErrorMessage: null,
+          }
+        : {
+            lastHealthStatus: 'UNHEALTHY',
+            lastHealthCheckAttemptAt: result.at,
+            healthErrorMessage: result.error,
+          },
+    )
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+
+/**
+ * Takes the sync lease: SYNCING from `at`, unless a sync holds it since `staleBefore` or later
+ * (one started earlier was abandoned: a killed process). The record, or undefined if held or gone.
+ */
+export const claimSync = (db: Db, id: string, at: string, staleBefore: string) =>
+  db
+    .updateTable('dataSources')
+    .set({ lastSyncStatus: 'SYNCING', lastSyncAttemptAt: at, syncStartedAt: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('syncStartedAt', 'is', null), eb('syncStartedAt', '<', staleBefore)]))
+    .returningAll()
+    .executeTakeFirst();
+
+/** Ends the sync that started at `startedAt` as FAILED, if it still holds the lease. */
+export const recordSyncFailure = (db: Db, id: string, startedAt: string, message: string) =>
+  db
+    .updateTable('dataSources')
+    .set({ lastSyncStatus: 'FAILED', syncErrorMessage: message, syncStartedAt: null })
+    .where('id', '=', id)
+    .where('syncStartedAt', '=', startedAt)
+    .execute();
+
+/** Ids of every data source after `cursor`, in id order (for the scheduled sweeps). */
+export const dataSourceIdsAfter = async (db: Db, cursor: string, limit: number) =>
+  (
+    await db
+      .selectFrom('dataSources')
+      .select('id')
+      .where('id', '>', cursor)
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  ).map((r) => r.id);
+
+/** How many data sources there are (all organizations). */
+export const countDataSources = async (db: Db) =>
+  Number(
+    (
+      await db
+        .selectFrom('dataSources')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

@@ -13,6 +13,7 @@ export interface MemberWithUser {
   userEmail: string;
   userFullName: string | null;
   userFirstName: string | null;
+  userLastName: string | null;
   userTitle: string | null;
   userAvatarUrl: string | null;
   userIsEmailVerified: number;
@@ -32,6 +33,7 @@ const withUser = (db: Db) =>
       'u.email as userEmail',
       'u.fullName as userFullName',
       'u.firstName as userFirstName',
+      'u.lastName as userLastName',
       'u.title as userTitle',
       'u.avatarUrl as userAvatarUrl',
       'u.isEmailVerified as userIsEmailVerified',
@@ -61,12 +63,17 @@ export const findMemberByUser = (
     .where('m.userId', '=', userId)
     .executeTakeFirst();
 
-const byEmail = precompiled((db, orgId: string, email: string) =>
+/**
+ * The query behind findMemberByEmail (every SSO exchange): the user by the unique email, then
+ * the membership by (organization_id, user_id): two unique lookups however many users or
+ * members the organization has (test/store-plans.test.ts pins the plan).
+ */
+export const memberByEmailQuery = (db: Db, orgId: string, email: string) =>
   withUser(db)
     .select('m.groups')
     .where('m.organizationId', '=', orgId)
-    .where('u.email', '=', email),
-);
+    .where('u.email', '=', email);
+const byEmail = precompiled(memberByEmailQuery);
 /** The membership of the user with this (normalized) email, with its stored groups. */
 export const findMemberByEmail = async (
   db: Db,

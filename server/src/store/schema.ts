@@ -80,6 +80,13 @@ export interface DataSourcesTable {
   lastHealthyAt: string | null;
   lastHealthStatus: string | null;
   lastHealthCheckAttemptAt: string | null;
+  healthErrorMessage: string | null;
+  /** When the sync in progress started (null when none is): its lease. */
+  syncStartedAt: string | null;
+  /** The catalog of the last successful sync: when it was read, whether cut, how many tables. */
+  catalogReadAt: string | null;
+  catalogTruncated: number;
+  catalogTableCount: number;
   isDemo: number;
   isServiceWarehouse: number;
   /** Sealed secrets (see domain/secret-box.ts), one column per secret field. */
@@ -92,6 +99,24 @@ export interface DataSourcesTable {
   bigQueryJsonKeySealed: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface CatalogTablesTable {
+  dataSourceId: string;
+  /** 0, 1, … in schema, name order: the key the schema endpoint pages by. */
+  position: number;
+  schemaName: string;
+  tableName: string;
+  kind: string;
+}
+
+export interface CatalogColumnsTable {
+  dataSourceId: string;
+  tablePosition: number;
+  position: number;
+  columnName: string;
+  columnType: string;
+  nullable: number;
 }
 
 export interface SsoJtiTable {
@@ -107,12 +132,28 @@ export interface RevokedSessionsTable {
   expiresAt: string;
 }
 
+export interface EmbedHandoffsTable {
+  /** SHA-256 of the code (base64url); the code itself is never stored. */
+  codeHash: string;
+  organizationId: string;
+  memberId: string;
+  framingOrigin: string;
+  expiresAt: string;
+  /** Set by the one redemption that succeeds. */
+  usedAt: string | null;
+  /** The session that redemption started: ended if the code is presented again. */
+  sessionId: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   apiKeys: ApiKeysTable;
   organizations: OrganizationsTable;
   members: MembersTable;
   dataSources: DataSourcesTable;
+  catalogTables: CatalogTablesTable;
+  catalogColumns: CatalogColumnsTable;
   ssoJti: SsoJtiTable;
   revokedSessions: RevokedSessionsTable;
+  embedHandoffs: EmbedHandoffsTable;
 }

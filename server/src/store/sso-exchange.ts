@@ -35,6 +35,7 @@ const ORG_WITH_MEMBER = precompiled((db: Db, orgId: string, email: string) =>
       'u.email as userEmail',
       'u.fullName as userFullName',
       'u.firstName as userFirstName',
+      'u.lastName as userLastName',
       'u.title as userTitle',
       'u.avatarUrl as userAvatarUrl',
       'u.isEmailVerified as userIsEmailVerified',
@@ -52,6 +53,7 @@ type OrgWithMemberRow = OrganizationRow & {
   userEmail: string | null;
   userFullName: string | null;
   userFirstName: string | null;
+  userLastName: string | null;
   userTitle: string | null;
   userAvatarUrl: string | null;
   userIsEmailVerified: number | null;
@@ -79,6 +81,7 @@ export async function findOrganizationWithMember(
     userEmail,
     userFullName,
     userFirstName,
+    userLastName,
     userTitle,
     userAvatarUrl,
     userIsEmailVerified,
@@ -98,6 +101,7 @@ export async function findOrganizationWithMember(
           userEmail: userEmail!,
           userFullName,
           userFirstName,
+          userLastName,
           userTitle,
           userAvatarUrl,
           userIsEmailVerified: userIsEmailVerified!,
@@ -311,7 +315,8 @@ with u as (
 )
 select m.id, m.organization_id as "organizationId", m.user_id as "userId", m.role,
   m.groups, m.created_at as "createdAt", u.email as "userEmail",
-  u.full_name as "userFullName", u.first_name as "userFirstName", u.title as "userTitle",
+  u.full_name as "userFullName", u.first_name as "userFirstName",
+  u.last_name as "userLastName", u.title as "userTitle",
   u.avatar_url as "userAvatarUrl", u.is_email_verified as "userIsEmailVerified",
   u.created_at as "userCreatedAt"
 from m join u on u.id = m.user_id`;

@@ -139,4 +139,52 @@ export const dataSourceScenarios: Scenarios = {
       },
     },
   },
+  checkDataSourceHealth: {
+    summary: 'Connected, ran SELECT 1 and closed: HEALTHY',
+    call: (w) => ({ params: { orgId: w.org.id, id: w.warehouse.id } }),
+    errors: {
+      NotFound: {
+        summary: 'No such data source in the organization',
+        call: (w) => ({ params: { orgId: w.org.id, id: 'ds_does_not_exist' } }),
+      },
+      Forbidden: {
+        summary: 'A MEMBER cannot run a health check',
+        call: (w) => ({ as: 'member', params: { orgId: w.org.id, id: w.warehouse.id } }),
+      },
+    },
+  },
+  syncDataSource: {
+    summary: 'Queued; the record as it stands (its last sync succeeded)',
+    call: (w) => ({ params: { orgId: w.org.id, id: w.warehouse.id } }),
+    errors: {
+      NotFound: {
+        summary: 'No such data source in the organization',
+        call: (w) => ({ params: { orgId: w.org.id, id: 'ds_does_not_exist' } }),
+      },
+      Forbidden: {
+        summary: 'A MEMBER cannot start a sync',
+        call: (w) => ({ as: 'member', params: { orgId: w.org.id, id: w.warehouse.id } }),
+      },
+    },
+  },
+  getDataSourceSchema: {
+    summary: 'The first two tables of the last catalog read; pass nextCursor for more',
+    call: (w) => ({
+      params: { orgId: w.org.id, id: w.warehouse.id },
+      query: { limit: '2' },
+    }),
+    errors: {
+      ValidationError: {
+        summary: 'A cursor that no page gave',
+        call: (w) => ({
+          params: { orgId: w.org.id, id: w.warehouse.id },
+          query: { cursor: 'orders' },
+        }),
+      },
+      NotFound: {
+        summary: 'No such data source in the organization',
+        call: (w) => ({ params: { orgId: w.org.id, id: 'ds_does_not_exist' } }),
+      },
+    },
+  },
 };

@@ -1,30 +1,43 @@
 import type { Scenarios } from './scenario';
+import { HOST_ORIGIN } from './world';
 
 export const embedScenarios: Scenarios = {
   embedPage: {
-    summary: "The page's shell; the kit's script fills it in",
-    call: (w) => ({ params: { slug: w.org.slug }, headers: { Cookie: w.sessionCookie } }),
+    summary:
+      "The page's shell, the same for everyone; its script signs in with the fragment's code",
+    call: (w) => ({ params: { slug: w.org.slug } }),
     errors: {
-      Unauthorized: {
-        summary: 'Without the session cookie (or after it expired)',
-        call: (w) => ({ params: { slug: w.org.slug } }),
-      },
       NotFound: {
         summary: 'No organization with full embed has this slug',
-        call: (w) => ({ params: { slug: 'no-such-org' }, headers: { Cookie: w.sessionCookie } }),
+        call: () => ({ params: { slug: 'no-such-org' } }),
       },
     },
   },
   embedSession: {
-    call: (w) => ({ headers: { 'X-Bridgekit-Embed': '1', Cookie: w.sessionCookie } }),
+    summary: 'The code of the sign-in redirect, traded once for a bearer session',
+    call: async (w) => ({
+      body: { code: await w.handoffCode(), framingOrigin: HOST_ORIGIN },
+      headers: { 'X-Bridgekit-Embed': '1' },
+    }),
     errors: {
       Unauthorized: {
-        summary: 'Without the session cookie',
-        call: () => ({ headers: { 'X-Bridgekit-Embed': '1' } }),
+        summary: 'A code used twice (the session its first use started is ended too)',
+        call: async (w) => {
+          const first = {
+            body: { code: await w.handoffCode() },
+            headers: { 'X-Bridgekit-Embed': '1' },
+          };
+          await w.send('embedSession', first);
+          return first;
+        },
       },
       Forbidden: {
         summary: 'Without X-Bridgekit-Embed: 1',
-        call: (w) => ({ headers: { Cookie: w.sessionCookie } }),
+        call: async (w) => ({ body: { code: await w.handoffCode() } }),
+      },
+      ValidationError: {
+        summary: 'No code',
+        call: () => ({ body: {}, headers: { 'X-Bridgekit-Embed': '1' } }),
       },
     },
   },

@@ -6,6 +6,10 @@ const ID = /\b(org|ds|mem|usr|key)_[0-9A-Z]{26}\b/g;
 const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 const NONCE = /(name="csp-nonce" content=")[^"]*"/g;
 const LOOPBACK = /http:\/\/127\.0\.0\.1:\d+/g;
+const HANDOFF_CODE = /^[A-Za-z0-9_-]{43}$/;
+const HANDOFF_FRAGMENT = /#code=[A-Za-z0-9_-]{43}/g;
+/** Stands in for a full-embed handoff code (43 base64url characters, as a real one). */
+export const EXAMPLE_HANDOFF_CODE = 'example_handoff_code_not_a_real_one_0000000';
 
 /** Where the examples say the bridge is: the address `npm start` listens on. */
 export const EXAMPLE_ORIGIN = 'http://localhost:4000';
@@ -48,6 +52,7 @@ function rewriteText(text: string, ids: Map<string, string>): string {
     s
       .replace(ID, (id) => ids.get(id) ?? id)
       .replace(LOOPBACK, EXAMPLE_ORIGIN)
+      .replace(HANDOFF_FRAGMENT, `#code=${EXAMPLE_HANDOFF_CODE}`)
       .replace(NONCE, '$1EXAMPLE_NONCE"');
   // A token keeps its header and (rewritten) claims, so readers see what it carries.
   return plain(
@@ -63,6 +68,7 @@ function rewriteText(text: string, ids: Map<string, string>): string {
 
 function rewrite(value: unknown, ids: Map<string, string>, key = ''): unknown {
   if (typeof value === 'string') {
+    if (key === 'code' && HANDOFF_CODE.test(value)) return EXAMPLE_HANDOFF_CODE;
     return key === 'jwtSecret' ? EXAMPLE_JWT_SECRET : rewriteText(value, ids);
   }
   if (Array.isArray(value)) return value.map((item) => rewrite(item, ids));

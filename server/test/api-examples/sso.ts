@@ -38,9 +38,10 @@ export const ssoScenarios: Scenarios = {
     },
   },
   ssoBrowser: {
-    summary: 'Signed in: the session cookie is set and the frame goes to the embed page',
+    summary:
+      "Signed in: the frame goes to the embed page with a single-use code in the fragment (Basedash's SDK options accepted)",
     call: async (w) => ({
-      query: { jwt: await w.ssoToken() },
+      query: { jwt: await w.ssoToken(), theme: 'dark', hide_org_name: 'true', hide_chat: 'false' },
       headers: { Referer: `${HOST_ORIGIN}/reports` },
     }),
     errors: {

@@ -6,7 +6,9 @@ import {
   routes,
 } from '@bridgekit/contract';
 import { createSsoToken, type SsoUser } from '@bridgekit/node';
+import pg from 'pg';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
+import { syncDataSource } from '../../src/lifecycle/sync';
 import { PG_ADMIN_URL, type ServedBridge, type TestResponse } from '../support/bridge';
 import type { ExampleCall } from './scenario';
 import { send } from './send';
@@ -24,10 +26,14 @@ export interface World {
   org: Organization & { jwtSecret: string };
   /** A POSTGRES data source of `org`. */
   dataSource: DataSource;
+  /** A POSTGRES data source of `org` that connects (the examples' database), synced once. */
+  warehouse: DataSource;
+  /** Drops the examples' database. */
+  dispose(): Promise<void>;
   /** The membership of `member` in `org`. */
   member: Member;
-  /** The full-embed session cookie of `member` (`bk_session=…`). */
-  sessionCookie: string;
+  /** A fresh handoff code of a full-embed sign-in (the `#code=` of its redirect). */
+  handoffCode(): Promise<string>;
   /** A fresh single-use SSO token for `org`, signed with its jwtSecret. */
   ssoToken(user?: SsoUser): Promise<string>;
   newOrganization(name: string): Promise<Organization>;
@@ -85,6 +91,33 @@ const dataSourceBody = (displayName: string) => ({
   sslEnabled: true,
 });
 
+/** A database on the machine's PostgreSQL with a few tables, for the schema examples. */
+const EXAMPLES_DATABASE = 'bridgekit_examples';
+
+async function onAdmin(sql: string, database = 'postgres') {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createExamplesDatabase() {
+  await onAdmin(`drop database if exists ${EXAMPLES_DATABASE} with (force)`);
+  await onAdmin(`create database ${EXAMPLES_DATABASE}`);
+  await onAdmin(
+    `create table public.customers (id bigint primary key, email text not null, region varchar(2));
+     create table public.orders (id bigint primary key, customer_id bigint not null, total numeric(12, 2) not null, placed_at timestamptz not null);
+     create view public.revenue_by_region as
+       select c.region, sum(o.total) as revenue from public.orders o join public.customers c on c.id = o.customer_id group by c.region`,
+    EXAMPLES_DATABASE,
+  );
+}
+
 /** Sends setup requests with `key`; a refusal stops the examples with its answer. */
 const setupCaller =
   (bridge: ServedBridge, key: string) =>
@@ -118,6 +151,19 @@ export async function createWorld(
   const newDataSource = async (displayName: string) =>
     (await call('POST', `${orgPath}/data-sources`, dataSourceBody(displayName))).body.data;
   const dataSource = await newDataSource('Warehouse');
+  await createExamplesDatabase();
+  const target = machinePostgres();
+  const local = (
+    await call('POST', `${orgPath}/data-sources`, {
+      dialect: 'POSTGRES',
+      displayName: 'Sales warehouse',
+      ...target,
+      databaseName: EXAMPLES_DATABASE,
+    })
+  ).body.data;
+  // The sync the scheduler would run, so the schema examples show a real catalog.
+  await syncDataSource(bridge.deps, local.id);
+  const warehouse = (await call('GET', `${orgPath}/data-sources/${local.id}`)).body.data;
   const member = (
     await call('POST', `${orgPath}/members`, { email: MEMBER_USER.email, role: 'MEMBER' })
   ).body.data;
@@ -125,9 +171,13 @@ export async function createWorld(
     createSsoToken({ secret: org.jwtSecret, orgId: org.id, user });
 
   const exchanged = await call('POST', '/api/sso/jwt', { jwt: await ssoToken() });
-  const signIn = await call('GET', `/api/sso/jwt?jwt=${await ssoToken()}`, undefined, {
-    referer: `${HOST_ORIGIN}/reports`,
-  });
+  const handoffCode = async () => {
+    const signIn = await call('GET', `/api/sso/jwt?jwt=${await ssoToken()}`, undefined, {
+      referer: `${HOST_ORIGIN}/reports`,
+    });
+    const location = signIn.headers.get('location') ?? '';
+    return location.slice(location.indexOf('#code=') + '#code='.length);
+  };
   const credentials: Credentials = {
     admin,
     member: await key(MEMBER_USER.email, 'Grace Hopper'),
@@ -137,8 +187,10 @@ export async function createWorld(
   const world: World = {
     org,
     dataSource,
+    warehouse,
+    dispose: () => onAdmin(`drop database if exists ${EXAMPLES_DATABASE} with (force)`),
     member,
-    sessionCookie: signIn.headers.get('set-cookie')?.split(';')[0] ?? '',
+    handoffCode,
     ssoToken,
     newOrganization,
     newDataSource,

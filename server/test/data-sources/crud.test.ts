@@ -11,6 +11,7 @@ const RECORD_FIELDS = [
   'dialect',
   'displayName',
   'hasCompletedFirstSync',
+  'healthErrorMessage',
   'host',
   'id',
   'isDemo',
@@ -124,6 +125,7 @@ describe.each(ENGINES)('data source CRUD on %s', (engine) => {
       expect(ds.lastHealthyAt).toBeNull();
       expect(ds.lastHealthStatus).toBeNull();
       expect(ds.lastHealthCheckAttemptAt).toBeNull();
+      expect(ds.healthErrorMessage).toBeNull();
     });
 
     it('defaults sslEnabled to true and sshEnabled to false', async () => {

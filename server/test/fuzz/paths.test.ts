@@ -47,6 +47,9 @@ describe.each(ENGINES)('fuzzed path ids on %s', (engine) => {
         'rotateJwtSecret',
         'updateMember',
         'removeMember',
+        'checkDataSourceHealth',
+        'syncDataSource',
+        'getDataSourceSchema',
       ]),
     );
   });
@@ -61,8 +64,8 @@ describe.each(ENGINES)('fuzzed path ids on %s', (engine) => {
       await fc.assert(
         fc.asyncProperty(oddId, fc.boolean(), callers(world), async (odd, first, caller) => {
           const real = pathOf(route, world).split('/');
-          // Replace the organization id or the last id with the odd one.
-          const at = first ? 4 : real.length - 1;
+          // Replace the organization id or the last id (not a trailing action) with the odd one.
+          const at = first ? 4 : route.path.split('/').findLastIndex((s) => s.startsWith('{'));
           real[at] = encodeURIComponent(odd);
           const sent = { method: route.method.toUpperCase(), path: real.join('/'), caller, body };
           const res = await send(world, sent);

@@ -36,6 +36,7 @@ describe.each(ENGINES)('fuzzed query strings, built from the contract schemas on
         'updateOrganization',
         'listMembers',
         'listDataSources',
+        'getDataSourceSchema',
         'ssoBrowser',
       ]),
     );

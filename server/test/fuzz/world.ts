@@ -135,6 +135,8 @@ export function send(world: FuzzWorld, sent: Sent): Promise<TestResponse> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (sent.caller !== undefined) headers.authorization = sent.caller;
   if (sent.body?.contentType !== undefined) headers['content-type'] = sent.body.contentType;
+  // The embed page always sends it; without it every body would stop at the 403.
+  if (sent.path === '/embed/session') headers['x-bridgekit-embed'] = '1';
   return world.bridge.request(sent.method, sent.path, { headers, rawBody: sent.body?.text });
 }
 

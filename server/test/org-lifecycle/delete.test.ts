@@ -1,6 +1,14 @@
 import { dataOf, Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsFor, createOrg, embedSignIn, kitSignIn, signHs256 } from '../sso-http/support';
+import {
+  claimsFor,
+  createOrg,
+  embedSignIn,
+  handoffCodeOf,
+  kitSignIn,
+  redeemCode,
+  signHs256,
+} from '../sso-http/support';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const HOST = 'https://host.example.com';
@@ -141,18 +149,30 @@ describe.each(ENGINES)('DELETE /organizations/{orgId} on %s', (engine) => {
     const org = await populatedOrg();
     const kit = await kitSignIn(bridge, org);
     const embed = await embedSignIn(bridge, org, HOST);
+    // A code issued but not yet redeemed when the organization goes.
+    const signIn = await bridge.request(
+      'GET',
+      `/api/sso/jwt?jwt=${await signHs256(claimsFor(org.id), org.jwtSecret)}`,
+      { headers: { referer: `${HOST}/app` } },
+    );
+    const pending = handoffCodeOf(signIn.headers.get('location'));
     expect((await del(org.id)).status).toBe(200);
     for (const token of [kit.sessionToken, embed.sessionToken]) {
       const res = await bridge.request('GET', '/api/sso/session', { key: token });
       expect(res.status).toBe(401);
       expect(res.body.error).toEqual(UNAUTHORIZED);
     }
-    const traded = await bridge.request('POST', '/embed/session', {
-      headers: { cookie: embed.cookie, 'x-bridgekit-embed': '1' },
-    });
+    const traded = await redeemCode(bridge, pending);
     expect(traded.status).toBe(401);
+    expect(traded.body.error.code).toBe('embed_code_invalid');
+    const left = await bridge.deps.store.db
+      .selectFrom('embedHandoffs')
+      .select('codeHash')
+      .where('organizationId', '=', org.id)
+      .execute();
+    expect(left).toEqual([]);
     const page = await bridge.request('GET', `/embed/orgs/${org.slug}`, {
-      headers: { cookie: embed.cookie, accept: 'text/html' },
+      headers: { accept: 'text/html' },
     });
     expect(page.status).toBe(404);
     const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);

@@ -5,7 +5,9 @@ import {
   claimsFor,
   createOrg,
   createSharedPg,
+  handoffCodeOf,
   logsOf,
+  redeemCode,
   requestId,
   type SharedPg,
   signHs256,
@@ -13,6 +15,7 @@ import {
 } from './support';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
+const HOST = 'https://host.example.com';
 
 describe.each([
   ['the store', {}],
@@ -29,7 +32,10 @@ describe.each([
     one = await startBridgeOn(pg, env);
     two = await startBridgeOn(pg, env);
     const owner = await one.newUser();
-    org = await createOrg(one, owner.key);
+    org = await createOrg(one, owner.key, {
+      fullEmbedEnabled: true,
+      embedAllowedOrigins: [HOST],
+    });
   });
   afterAll(async () => {
     await one?.stop();
@@ -77,6 +83,81 @@ describe.each([
     });
     expect(api.status).toBe(200);
     expect(api.body.data.id).toBe(org.id);
+  });
+
+  /** The full-embed sign-in redirect on `bridge`: its handoff code. */
+  async function handoffOn(bridge: TestBridge, claims: Record<string, unknown> = {}) {
+    const jwt = await signHs256(claimsFor(org.id, claims), org.jwtSecret);
+    const res = await bridge.request('GET', `/api/sso/jwt?jwt=${jwt}&theme=dark&hide_chat=true`, {
+      headers: { referer: `${HOST}/app` },
+    });
+    expect(res.status).toBe(302);
+    return handoffCodeOf(res.headers.get('location'));
+  }
+
+  it('redeems on the second a handoff code issued by the first, once across both', async () => {
+    const code = await handoffOn(one);
+    const redeemed = await redeemCode(two, code);
+    expect(redeemed.status).toBe(200);
+    const replay = await redeemCode(one, code);
+    expect(replay.status).toBe(401);
+    expect(replay.body.error).toMatchObject({ title: 'Unauthorized', code: 'embed_code_used' });
+    // The replay ended the session on both instances.
+    for (const bridge of [one, two]) {
+      const info = await bridge.request('GET', '/api/sso/session', {
+        key: redeemed.body.data.sessionToken,
+      });
+      expect(info.status).toBe(401);
+    }
+  });
+
+  it('accepts one of 20 concurrent redemptions of one code spread over both', async () => {
+    const code = await handoffOn(two);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => redeemCode(i % 2 ? one : two, code)),
+    );
+    expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(401)]);
+  });
+
+  it('renews on one instance an embed session started on the other; a logout on either ends it on both', async () => {
+    const redeemed = await redeemCode(one, await handoffOn(two));
+    expect(redeemed.status).toBe(200);
+    let token = redeemed.body.data.sessionToken as string;
+    for (const bridge of [two, one, two]) {
+      const renewed = await bridge.request('POST', '/api/sso/session/refresh', { key: token });
+      expect(renewed.status).toBe(200);
+      token = renewed.body.data.sessionToken;
+    }
+    expect((await one.request('POST', '/api/sso/logout', { key: token })).status).toBe(204);
+    for (const bridge of [one, two]) {
+      const path = `/api/public/organizations/${org.id}`;
+      expect((await bridge.request('GET', path, { key: token })).status).toBe(401);
+      expect(
+        (await bridge.request('POST', '/api/sso/session/refresh', { key: token })).status,
+      ).toBe(401);
+    }
+  });
+
+  it('stops renewal on both at once when full embed is turned off through one', async () => {
+    const redeemed = await redeemCode(two, await handoffOn(one));
+    const token = redeemed.body.data.sessionToken as string;
+    await one.deps.store.db
+      .updateTable('organizations')
+      .set({ fullEmbedEnabled: 0 })
+      .where('id', '=', org.id)
+      .execute();
+    try {
+      for (const bridge of [one, two]) {
+        const renewed = await bridge.request('POST', '/api/sso/session/refresh', { key: token });
+        expect(renewed.status).toBe(401);
+      }
+    } finally {
+      await one.deps.store.db
+        .updateTable('organizations')
+        .set({ fullEmbedEnabled: 1 })
+        .where('id', '=', org.id)
+        .execute();
+    }
   });
 
   if (where === 'Redis') {

@@ -87,6 +87,49 @@ describe.each(ENGINES)('SSO just-in-time provisioning on %s', (engine) => {
     expect(JSON.parse(String(rows[0]?.groups))).toEqual(['finance', 'ops']);
   });
 
+  it('updates firstName, lastName and fullName from every later token', async () => {
+    const first = await signIn({
+      email: 'renamed@example.com',
+      firstName: 'Ada',
+      lastName: 'Byron',
+    });
+    expect(first.member.user.fullName).toBe('Ada Byron');
+    const later = await signIn({
+      email: 'renamed@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+    expect(later.member.id).toBe(first.member.id);
+    expect(later.member.user).toMatchObject({ firstName: 'Ada', fullName: 'Ada Lovelace' });
+    const users = await usersWithEmail('renamed@example.com');
+    expect(users[0]).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      fullName: 'Ada Lovelace',
+    });
+    // A token that names neither leaves the names as they are; one name alone replaces that one.
+    await signIn({ email: 'renamed@example.com' });
+    expect((await usersWithEmail('renamed@example.com'))[0]).toMatchObject({
+      fullName: 'Ada Lovelace',
+    });
+    const third = await signIn({ email: 'renamed@example.com', firstName: 'Augusta' });
+    expect(third.member.user.fullName).toBe('Augusta Lovelace');
+  });
+
+  it('replaces the groups when a later token has them and keeps them when it has none', async () => {
+    const first = await signIn({ email: 'regrouped@example.com', groups: ['finance'] });
+    await signIn({ email: 'regrouped@example.com', groups: ['ops', 'sales'] });
+    expect(JSON.parse(String((await membersOf(first.member.userId))[0]?.groups))).toEqual([
+      'ops',
+      'sales',
+    ]);
+    await signIn({ email: 'regrouped@example.com' });
+    expect(JSON.parse(String((await membersOf(first.member.userId))[0]?.groups))).toEqual([
+      'ops',
+      'sales',
+    ]);
+  });
+
   it('joins an existing user (made with an API key) without a second user row', async () => {
     const session = await signIn({ email: admin.email });
     expect(session.member.userId).toBe(admin.userId);

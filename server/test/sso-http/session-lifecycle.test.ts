@@ -6,6 +6,8 @@ import {
   claimsFor,
   createOrg,
   createSharedPg,
+  handoffCodeOf,
+  redeemCode,
   type SharedPg,
   signHs256,
   startBridgeOn,
@@ -45,10 +47,7 @@ describe.each(ENGINES)('session lifecycle on %s', (engine) => {
       headers: { referer: `${HOST}/app` },
     });
     if (res.status !== 302) throw new Error(`embed sign-in: ${res.status} ${res.text}`);
-    const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const traded = await bridge.request('POST', '/embed/session', {
-      headers: { cookie, 'x-bridgekit-embed': '1' },
-    });
+    const traded = await redeemCode(bridge, handoffCodeOf(res.headers.get('location')));
     if (traded.status !== 200) throw new Error(`embed session: ${traded.status} ${traded.text}`);
     return traded.body.data.sessionToken as string;
   }
@@ -120,7 +119,7 @@ describe.each(ENGINES)('session lifecycle on %s', (engine) => {
     const res = await bridge.request('POST', '/api/sso/logout', { key: session.sessionToken });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect(res.headers.get('set-cookie')).toMatch(/^bk_session=; Path=\/; Max-Age=0;/);
+    expect(res.headers.get('set-cookie')).toBeNull();
     for (const token of [session.sessionToken, renewed.body.data.sessionToken]) {
       const after = await getOrg(token);
       expect(after.status).toBe(401);
@@ -140,23 +139,23 @@ describe.each(ENGINES)('session lifecycle on %s', (engine) => {
     ).toBe(204);
   });
 
-  it('ends a session from its full-embed cookie when the page sends X-Bridgekit-Embed', async () => {
-    const jwt = await signHs256(claimsFor(org.id), org.jwtSecret);
-    const signIn = await bridge.request('GET', `/api/sso/jwt?jwt=${encodeURIComponent(jwt)}`, {
-      headers: { referer: `${HOST}/app` },
+  it('ends a full-embed session from its bearer token, and no cookie ends anything', async () => {
+    const embed = await embedSignIn();
+    const withCookie = await bridge.request('POST', '/api/sso/logout', {
+      headers: { cookie: `bk_session=${embed}`, 'x-bridgekit-embed': '1' },
     });
-    const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const withoutHeader = await bridge.request('POST', '/api/sso/logout', { headers: { cookie } });
-    expect(withoutHeader.status).toBe(401);
-    expect(withoutHeader.body.error.title).toBe('Unauthorized');
-    const res = await bridge.request('POST', '/api/sso/logout', {
-      headers: { cookie, 'x-bridgekit-embed': '1' },
+    expect(withCookie.status).toBe(401);
+    expect(withCookie.body.error).toMatchObject({
+      title: 'Unauthorized',
+      code: 'invalid_credentials',
     });
+    expect((await getOrg(embed)).status).toBe(200);
+    const res = await bridge.request('POST', '/api/sso/logout', { key: embed });
     expect(res.status).toBe(204);
-    const traded = await bridge.request('POST', '/embed/session', {
-      headers: { cookie, 'x-bridgekit-embed': '1' },
-    });
-    expect(traded.status).toBe(401);
+    expect((await getOrg(embed)).status).toBe(401);
+    expect((await bridge.request('POST', '/api/sso/session/refresh', { key: embed })).status).toBe(
+      401,
+    );
   });
 
   it('refuses logout with an API key or with nothing: 401', async () => {

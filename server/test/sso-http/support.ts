@@ -92,27 +92,43 @@ export async function startBridgeOn(
   return { ...bridge, engine: 'postgres', databaseUrl: pg.url };
 }
 
+/** The handoff code in a full-embed sign-in redirect's fragment (`…#code=<code>`). */
+export function handoffCodeOf(location: string | null): string {
+  const code = /#code=([A-Za-z0-9_-]+)$/.exec(location ?? '')?.[1];
+  if (!code) throw new Error(`no handoff code in ${location}`);
+  return code;
+}
+
+/** The embed page's trade of a handoff code for its bearer token. */
+export const redeemCode = (
+  bridge: Pick<TestBridge, 'request'>,
+  code: string,
+  extra: Record<string, unknown> = {},
+) =>
+  bridge.request('POST', '/embed/session', {
+    body: { code, ...extra },
+    headers: { 'x-bridgekit-embed': '1' },
+  });
+
 /**
  * A full-embed sign-in framed by `framingOrigin` (GET /api/sso/jwt with its Referer), then the
- * embed page's trade of the cookie for its bearer token. Throws when either step is refused.
+ * embed page's trade of the handoff code for its bearer token. Throws when either is refused.
  */
 export async function embedSignIn(
   bridge: Pick<TestBridge, 'request'>,
   org: { id: string; jwtSecret: string },
   framingOrigin: string,
   claims: Record<string, unknown> = {},
-): Promise<{ cookie: string; sessionToken: string }> {
+): Promise<{ code: string; sessionToken: string }> {
   const jwt = await signHs256(claimsFor(org.id, claims), org.jwtSecret);
   const res = await bridge.request('GET', `/api/sso/jwt?jwt=${encodeURIComponent(jwt)}`, {
     headers: { referer: `${framingOrigin}/app` },
   });
   if (res.status !== 302) throw new Error(`embed sign-in: ${res.status} ${res.text}`);
-  const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? '';
-  const traded = await bridge.request('POST', '/embed/session', {
-    headers: { cookie, 'x-bridgekit-embed': '1' },
-  });
+  const code = handoffCodeOf(res.headers.get('location'));
+  const traded = await redeemCode(bridge, code);
   if (traded.status !== 200) throw new Error(`embed session: ${traded.status} ${traded.text}`);
-  return { cookie, sessionToken: traded.body.data.sessionToken as string };
+  return { code, sessionToken: traded.body.data.sessionToken as string };
 }
 
 /** A kit session (POST /api/sso/jwt) for the claims; throws when refused. */

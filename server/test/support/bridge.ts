@@ -11,6 +11,7 @@ import { bootstrap } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 import type { Deps } from '../../src/deps';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
+import { startBackgroundJobs } from '../../src/lifecycle/start';
 import { createLogger } from '../../src/log';
 
 /**
@@ -138,6 +139,7 @@ export async function serveBridge(
     },
   });
   const deps = await bootstrap(config, createLogger(config.logLevel, sink));
+  await startBackgroundJobs(deps);
   const server: Server = await new Promise((resolve) => {
     const s = createApp(deps, app).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -168,6 +170,7 @@ export async function serveBridge(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await deps.lifecycle.stop();
       await deps.store.close();
     },
   };
@@ -177,16 +180,20 @@ export async function serveBridge(
 export async function startBridge(
   engine: Engine,
   env: Record<string, string> = {},
+  app: AppOptions = {},
 ): Promise<TestBridge> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-test-'));
   const database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
-  const served = await serveBridge({
-    BRIDGE_DATA_DIR: dataDir,
-    DATABASE_URL: database?.url,
-    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
-    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
-    ...env,
-  });
+  const served = await serveBridge(
+    {
+      BRIDGE_DATA_DIR: dataDir,
+      DATABASE_URL: database?.url,
+      BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+      BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      ...env,
+    },
+    app,
+  );
   const { deps } = served;
   return {
     engine,

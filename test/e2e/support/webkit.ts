@@ -171,11 +171,13 @@ export async function launchWebKit(options: WebKitOptions = {}): Promise<WebKit>
       close: () => close(started),
     }) as WebKit;
   } catch (error) {
-    const logs = started.output.join('').trim();
     const pids = [...groupProcesses(started.xvfb), ...groupProcesses(started.driver)].map(
       (p) => p.pid,
     );
     await close(started);
+    // What the browser printed before it died may still be in the pipe: read it to the end.
+    await outputDrained(started.driver, 1_000);
+    const logs = started.output.join('').trim();
     const reason = error instanceof Error ? error.message : String(error);
     throw new WebKitStartError(
       `WebKit did not start: ${reason}${logs ? `\n--- driver/browser output ---\n${logs.slice(-4000)}` : ''}`,
@@ -218,6 +220,18 @@ function profileEnv(dir: string, display: string): Record<string, string> {
     GSETTINGS_BACKEND: 'memory',
     GIO_USE_VFS: 'local',
   };
+}
+
+/** Resolves once the child's stdout and stderr have ended (its whole process group is gone). */
+async function outputDrained(child: ChildProcess | undefined, timeoutMs: number): Promise<void> {
+  const ended = (stream: NodeJS.ReadableStream | null | undefined) =>
+    !stream ||
+    (stream as { readableEnded?: boolean; destroyed?: boolean }).readableEnded ||
+    (stream as { destroyed?: boolean }).destroyed;
+  const until = Date.now() + timeoutMs;
+  while (child && !(ended(child.stdout) && ended(child.stderr)) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function capture(started: Started, child: ChildProcess, name: string) {

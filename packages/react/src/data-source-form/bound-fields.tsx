@@ -16,6 +16,7 @@ type TextKey =
   | 'sshUsername';
 
 const FORM_FIELDS = new Set<string>([
+  'dialect',
   'displayName',
   'host',
   'port',

@@ -1,8 +1,9 @@
 import type { DataSource } from '@bridgekit/contract';
-import { type ComponentPropsWithoutRef, forwardRef } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, useMemo } from 'react';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
+import { withFormMessages } from '../provider/messages';
 import { useAccess } from '../provider/use-access';
 import { FormBody } from './form-body';
 import { FormCannotCreate, FormLoadError, FormLoading } from './form-states';
@@ -29,7 +30,8 @@ export type DataSourceFormProps = Omit<
 };
 
 /**
- * Create or edit a PostgreSQL data source: test the connection, then save. The caller's role
+ * Create or edit a PostgreSQL or MySQL data source (a new one can start from a pasted
+ * connection string): test the connection, then save. The caller's role
  * comes from the bridge's session: a MEMBER sees the record read-only and is told why.
  *
  * @example
@@ -49,7 +51,11 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
       className,
       ...rest
     } = props;
-    const context = useBridgeContext('DataSourceForm');
+    const bridge = useBridgeContext('DataSourceForm');
+    const context = useMemo(
+      () => ({ ...bridge, messages: withFormMessages(bridge.messages) }),
+      [bridge],
+    );
     const { client, messages } = context;
     const access = useAccess(context, orgId);
     const key = dataSource || !dataSourceId ? null : `${orgId}/${dataSourceId}`;

@@ -47,7 +47,7 @@ export function FormBody(props: FormBodyProps) {
         <p className="bk-notice" role="status">
           {messages.readOnly}
         </p>
-        <ConnectionSection fields={fields} messages={messages} />
+        <ConnectionSection fields={fields} messages={messages} form={form} idOf={idOf} readOnly />
         <SslSection fields={fields} messages={messages} />
         <SshSection fields={fields} messages={messages} form={form} idOf={idOf} readOnly />
       </form>
@@ -70,7 +70,7 @@ export function FormBody(props: FormBodyProps) {
           labelOf={(field) => shownLabel(messages, field)}
         />
       )}
-      <ConnectionSection fields={fields} messages={messages} />
+      <ConnectionSection fields={fields} messages={messages} form={form} idOf={idOf} />
       <SslSection fields={fields} messages={messages} />
       <SshSection fields={fields} messages={messages} form={form} idOf={idOf} />
       <FormActions

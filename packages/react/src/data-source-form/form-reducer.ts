@@ -1,4 +1,5 @@
 import type { DataSource } from '@bridgekit/contract';
+import { DEFAULT_PORTS, type FormDialect, type ParsedConnection } from './connection-string';
 import {
   changesConnection,
   type FieldErrors,
@@ -36,11 +37,15 @@ export interface FormState {
   /** The verify body (as JSON) that last passed "Test connection". */
   verifiedKey: string | null;
   errors: FormErrors | null;
+  /** The user typed the port (or a connection string named it): a dialect change keeps it. */
+  portTyped: boolean;
 }
 
 export type FormAction =
   | { type: 'set'; field: keyof FormValues; value: FormValues[keyof FormValues] }
   | { type: 'setMode'; field: FormSecret; mode: SecretMode }
+  | { type: 'dialect'; dialect: FormDialect }
+  | { type: 'fill'; parsed: ParsedConnection }
   | { type: 'start'; status: 'verifying' | 'saving' }
   | { type: 'invalid'; errors: FormErrors }
   | { type: 'verified'; key: string }
@@ -56,6 +61,7 @@ export function initialFormState(record: DataSource | null): FormState {
     status: 'idle',
     verifiedKey: null,
     errors: null,
+    portTyped: false,
   };
 }
 
@@ -74,9 +80,43 @@ export function formReducer(state: FormState, action: FormAction): FormState {
     case 'set':
       return {
         ...state,
+        portTyped: state.portTyped || action.field === 'port',
         ...touched(state, action.field),
         values: { ...state.values, [action.field]: action.value },
       };
+    case 'dialect': {
+      const { values, portTyped } = state;
+      const port = portTyped ? values.port : String(DEFAULT_PORTS[action.dialect]);
+      return {
+        ...state,
+        ...touched(state, 'port'),
+        values: { ...values, dialect: action.dialect, port },
+      };
+    }
+    case 'fill': {
+      // Fields the string named; a password only if it had one, TLS only if it said.
+      const { password, sslEnabled, port, ...named } = action.parsed;
+      const values = {
+        ...state.values,
+        ...named,
+        port: port ?? String(DEFAULT_PORTS[named.dialect]),
+      };
+      if (password !== null) values.password = password;
+      if (sslEnabled !== undefined) values.sslEnabled = sslEnabled;
+      const modes: SecretModes =
+        password !== null && state.modes.password
+          ? { ...state.modes, password: 'replace' }
+          : state.modes;
+      const busy = state.status === 'verifying' || state.status === 'saving';
+      return {
+        ...state,
+        values,
+        modes,
+        portTyped: port !== null,
+        errors: null,
+        status: busy ? state.status : 'idle',
+      };
+    }
     case 'setMode':
       return {
         ...state,

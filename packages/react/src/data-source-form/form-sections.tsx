@@ -1,5 +1,6 @@
 import type { Messages } from '../provider/messages';
 import type { BoundFields } from './bound-fields';
+import { ConnectionStringField } from './connection-string-field';
 import { FileButton } from './fields';
 import type { FormApi } from './use-form-state';
 
@@ -11,17 +12,53 @@ interface SectionProps {
   messages: Messages;
 }
 
-/** Name, address, database, user and password. */
-export function ConnectionSection({ fields, messages }: SectionProps) {
+/** Name, type, address, database, user and password; a new one can start from a connection string. */
+export function ConnectionSection({
+  fields,
+  messages,
+  form,
+  idOf,
+  readOnly = false,
+}: SectionProps & { form: FormApi; idOf: (field: string) => string; readOnly?: boolean }) {
+  const { values, record } = form;
+  const fixed = readOnly || record !== null;
   return (
     <fieldset className="bk-section">
       <legend className="bk-section__title">{messages.sectionConnection}</legend>
+      {!fixed && (
+        <ConnectionStringField
+          id={idOf('connectionString')}
+          messages={messages}
+          onParsed={form.fill}
+        />
+      )}
       {fields.text('displayName', { autoComplete: 'off' })}
+      <fieldset className="bk-field bk-choice">
+        <legend className="bk-field__label">{messages.dialect}</legend>
+        {(['POSTGRES', 'MYSQL'] as const).map((dialect, i) => (
+          <label key={dialect} className="bk-choice__option">
+            <input
+              type="radio"
+              id={i === 0 ? idOf('dialect') : undefined}
+              name={idOf('dialect')}
+              value={dialect}
+              checked={values.dialect === dialect}
+              onChange={() => form.setDialect(dialect)}
+              disabled={fixed}
+            />
+            {dialect === 'POSTGRES' ? messages.dialectPostgres : messages.dialectMysql}
+          </label>
+        ))}
+      </fieldset>
       <div className="bk-row">
         {fields.text('host', PLAIN)}
         {fields.text('port', PORT)}
       </div>
-      {fields.text('databaseName', { hint: messages.databaseNameHint, ...PLAIN })}
+      {fields.text('databaseName', {
+        hint:
+          values.dialect === 'MYSQL' ? messages.databaseNameHintMysql : messages.databaseNameHint,
+        ...PLAIN,
+      })}
       {fields.text('username', PLAIN)}
       {fields.secret('password')}
     </fieldset>

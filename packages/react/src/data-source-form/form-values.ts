@@ -1,6 +1,7 @@
 import type { RouteInput } from '@bridgekit/client';
 import type { DataSource, SecretField, UNSET_FLAGS } from '@bridgekit/contract';
 import type { Messages } from '../provider/messages';
+import { DEFAULT_PORTS, type FormDialect } from './connection-string';
 
 export type VerifyBody = RouteInput<'verifyDataSource'>['body'];
 export type CreateBody = RouteInput<'createDataSource'>['body'];
@@ -24,6 +25,7 @@ export type SecretMode = 'stored' | 'replace' | 'remove';
 export type SecretModes = Partial<Record<FormSecret, SecretMode>>;
 
 export interface FormValues {
+  dialect: FormDialect;
   displayName: string;
   host: string;
   port: string;
@@ -45,10 +47,12 @@ export type FieldErrors = Record<string, string>;
 
 export function valuesOf(record?: DataSource | null): FormValues {
   const stored = record?.storedSecrets ?? [];
+  const dialect = record?.dialect ?? 'POSTGRES';
   return {
+    dialect,
     displayName: record?.displayName ?? '',
     host: record?.host ?? '',
-    port: String(record?.port ?? 5432),
+    port: String(record?.port ?? DEFAULT_PORTS[dialect]),
     databaseName: record?.databaseName ?? '',
     username: record?.username ?? '',
     password: '',
@@ -93,7 +97,7 @@ const toPort = (text: string) => (text.trim() === '' ? undefined : Number(text.t
 
 export function toVerifyBody(values: FormValues, modes: SecretModes): VerifyBody {
   const body: VerifyBody = {
-    dialect: 'POSTGRES',
+    dialect: values.dialect,
     host: values.host.trim(),
     username: values.username.trim(),
     sslEnabled: values.sslEnabled,

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useReducer, useRef } from 'react';
 import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
 import type { BridgeContextValue } from '../provider/bridge-provider';
 import { sessionStoreOf } from '../provider/session-store';
+import type { FormDialect, ParsedConnection } from './connection-string';
 import { deriveForm, type FormErrors, formReducer, initialFormState } from './form-reducer';
 import {
   checkValues,
@@ -100,6 +101,8 @@ export function useFormState(options: FormStateOptions) {
     set: <K extends keyof FormValues>(field: K, value: FormValues[K]) =>
       dispatch({ type: 'set', field, value }),
     setMode: (field: FormSecret, mode: SecretMode) => dispatch({ type: 'setMode', field, mode }),
+    setDialect: (dialect: FormDialect) => dispatch({ type: 'dialect', dialect }),
+    fill: (parsed: ParsedConnection) => dispatch({ type: 'fill', parsed }),
     testConnection,
     save,
     markDeleted: () => dispatch({ type: 'deleted' }),

@@ -1,22 +1,37 @@
+import type { BridgeClient } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
+import type { ReactNode } from 'react';
 import { errorText } from '../internal/error-text';
 import type { Messages } from '../provider/messages';
+import { DataSourceItem } from './data-source-item';
 import type { EmbedMessages } from './embed-messages';
+import { useNow } from './source-status';
 import type { DataSourcePages } from './use-data-sources';
 
 interface DataSourceListProps {
+  client: BridgeClient;
+  orgId: string;
   pages: DataSourcePages;
   /** Absent for members who may not edit. */
-  onEdit?: (record: DataSource, opener: HTMLButtonElement) => void;
+  onEdit?: ((record: DataSource, opener: HTMLButtonElement) => void) | undefined;
+  /** ADMINs may start a sync. */
+  canSync: boolean;
   messages: Messages;
   text: EmbedMessages;
+  /** The record whose editor is open, shown in place of its row's end. */
+  editingId?: string | null;
+  editor?: ReactNode;
 }
 
-const where = (record: DataSource) =>
-  `${record.host}:${record.port}${record.databaseName ? ` / ${record.databaseName}` : ''}`;
-
-/** The organization's data sources, with Edit buttons and "Load more". */
-export function DataSourceList({ pages, onEdit, messages, text }: DataSourceListProps) {
+/**
+ * The organization's data sources with their health, sync and tables; Edit, Sync now and
+ * "Load more". The editor of a record opens inside its row, where the user clicked, not below
+ * a long list.
+ */
+export function DataSourceList(props: DataSourceListProps) {
+  const { client, orgId, pages, onEdit, canSync, messages, text } = props;
+  const { editingId = null, editor } = props;
+  const now = useNow();
   const firstLoad = pages.items.length === 0;
   if (firstLoad && pages.status === 'loading') {
     return (
@@ -47,22 +62,19 @@ export function DataSourceList({ pages, onEdit, messages, text }: DataSourceList
     <>
       <ul className="bk-embed__list" data-state="ready">
         {pages.items.map((record) => (
-          <li key={record.id} className="bk-embed__item">
-            <span className="bk-embed__item-text">
-              <span className="bk-embed__item-name">{record.displayName}</span>
-              <span className="bk-embed__item-where">{where(record)}</span>
-            </span>
-            {onEdit && (
-              <button
-                type="button"
-                className="bk-button bk-button--small"
-                aria-label={text.editNamed(record.displayName)}
-                onClick={(event) => onEdit(record, event.currentTarget)}
-              >
-                {text.edit}
-              </button>
-            )}
-          </li>
+          <DataSourceItem
+            key={record.id}
+            client={client}
+            orgId={orgId}
+            record={record}
+            now={now}
+            onEdit={onEdit}
+            canSync={canSync}
+            onRecord={pages.upsert}
+            messages={messages}
+            text={text}
+            editor={editingId === record.id ? editor : undefined}
+          />
         ))}
       </ul>
       {pages.status === 'error' && (

@@ -1,72 +1,167 @@
-import {
-  type FetchLike,
-  type GetSessionToken,
-  type GetSessionTokenOptions,
-  isBridgeError,
-} from '@bridgekit/client';
-import { useCallback, useMemo, useState } from 'react';
+import type { FetchLike } from '@bridgekit/client';
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { BridgeProvider } from '../provider/bridge-provider';
 import type { ColorScheme as Theme } from '../provider/theme';
+import { embedMessages as text } from './embed-messages';
 import { EmbedPage } from './embed-page';
-import { embedSessionToken } from './embed-session';
+import { createEmbedSession, type EmbedSessionManager } from './embed-session';
+import { hostTargets, postToHost } from './host-messages';
 
 /** What the bridge's page shell hands to the app (`data-embed` on `#bridgekit-root`). */
 export interface EmbedConfig {
-  orgId: string;
-  memberId: string;
-  orgName: string;
+  slug: string;
+  /** The organization's allowed origins: the only ones that can frame the page. */
+  frameOrigins: string[];
+  theme: Theme;
+  hideOrgName: boolean;
 }
+
+const THEMES: readonly Theme[] = ['light', 'dark', 'auto'];
 
 /** The `data-embed` JSON, or null when it is missing or malformed. */
 export function readEmbedConfig(json: string | undefined): EmbedConfig | null {
   try {
     const value = JSON.parse(json ?? '') as Partial<EmbedConfig>;
-    const { orgId, memberId, orgName } = value;
-    if (typeof orgId !== 'string' || typeof memberId !== 'string') return null;
-    return { orgId, memberId, orgName: typeof orgName === 'string' ? orgName : '' };
+    const { slug, frameOrigins, theme, hideOrgName } = value;
+    if (typeof slug !== 'string' || !Array.isArray(frameOrigins)) return null;
+    return {
+      slug,
+      frameOrigins: frameOrigins.filter((o): o is string => typeof o === 'string'),
+      theme: theme && THEMES.includes(theme) ? theme : 'light',
+      hideOrgName: hideOrgName === true,
+    };
   } catch {
     return null;
   }
 }
 
-export interface EmbedAppProps extends EmbedConfig {
-  /** Default: the session cookie traded at `POST /embed/session`. */
-  getSessionToken?: GetSessionToken;
+/** Takes the handoff code out of the address at once: it never stays in history. */
+export function takeHandoffCode(win: Window = window): string | null {
+  const code = new URLSearchParams(win.location.hash.slice(1)).get('code');
+  if (win.location.hash) {
+    win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
+  }
+  return code;
+}
+
+export interface EmbedAppProps {
+  config: EmbedConfig;
+  /** The handoff code from the fragment; null on a reload. */
+  code: string | null;
+  /** The session; default: one made here with `sessionStorage`. */
+  session?: EmbedSessionManager;
+  /** The parent's origin as the browser reports it. */
+  ancestorOrigin?: string | undefined;
   /** Replaces `fetch` for API calls (tests). */
   fetch?: FetchLike;
-  theme?: Theme;
+}
+
+function tabStorage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * The bridge's full-embed page: the organization's data sources with add and edit through
- * `DataSourceForm`, and the signed-in member's `MemberCard`. API calls use the bearer token only.
- *
- * @example
- * createRoot(root).render(<EmbedApp orgId={orgId} memberId={memberId} orgName="Acme" />);
+ * The bridge's full-embed page: signs in with the handoff code, then the organization's data
+ * sources with add and edit through `DataSourceForm`, and the signed-in member's `MemberCard`.
+ * It tells the framing page its height (`bridgekit:resize`) and when its session has ended
+ * (`bridgekit:session-ended`). API calls use the bearer token only.
  */
-export function EmbedApp(props: EmbedAppProps) {
-  const { getSessionToken, fetch, theme = 'auto', ...config } = props;
-  const [ended, setEnded] = useState(false);
-  const source = useMemo(() => getSessionToken ?? embedSessionToken(), [getSessionToken]);
-  const tokens = useCallback(
-    async (options: GetSessionTokenOptions) => {
-      try {
-        return await source(options);
-      } catch (error) {
-        if (isBridgeError(error) && error.status === 401) setEnded(true);
-        throw error;
-      }
-    },
-    [source],
+export function EmbedApp({ config, code, session, ancestorOrigin, fetch }: EmbedAppProps) {
+  const manager = useMemo(
+    () =>
+      session ??
+      createEmbedSession({
+        slug: config.slug,
+        storage: tabStorage(),
+        ancestorOrigin,
+        ...(fetch ? { fetch } : {}),
+      }),
+    [session, config.slug, ancestorOrigin, fetch],
   );
-  // Never the cookie on API calls: it stays with /embed/session.
+  const state = useSyncExternalStore(manager.subscribe, manager.getState, manager.getState);
+  useEffect(() => {
+    void manager.start(code);
+    return () => manager.dispose();
+  }, [manager, code]);
+
+  const framingOrigin =
+    state.status === 'ready'
+      ? state.session.framingOrigin
+      : state.status === 'ended'
+        ? state.framingOrigin
+        : null;
+  const targets = useMemo(
+    () => hostTargets(framingOrigin, config.frameOrigins, ancestorOrigin),
+    [framingOrigin, config.frameOrigins, ancestorOrigin],
+  );
+
+  useEffect(() => {
+    if (state.status === 'ended') postToHost({ type: 'bridgekit:session-ended' }, targets);
+  }, [state.status, targets]);
+
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = root.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    let last = -1;
+    const report = () => {
+      const height = Math.ceil(element.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      postToHost({ type: 'bridgekit:resize', height }, targets);
+    };
+    const observer = new ResizeObserver(report);
+    observer.observe(element);
+    report();
+    return () => observer.disconnect();
+  }, [targets]);
+
   const apiFetch = useMemo<FetchLike>(
     () => (url, init) => (fetch ?? globalThis.fetch)(url, { ...init, credentials: 'omit' }),
     [fetch],
   );
+
   return (
-    <BridgeProvider baseUrl="" getSessionToken={tokens} fetch={apiFetch} theme={theme}>
-      <EmbedPage {...config} theme={theme} ended={ended} />
-    </BridgeProvider>
+    <div ref={root} className="bk-embed-root" data-state={state.status}>
+      {state.status === 'ready' ? (
+        <BridgeProvider
+          baseUrl=""
+          getSessionToken={manager.getSessionToken}
+          fetch={apiFetch}
+          theme={config.theme}
+        >
+          <EmbedPage
+            orgId={state.session.organizationId}
+            memberId={state.session.memberId}
+            orgName={state.session.organizationName}
+            hideOrgName={config.hideOrgName}
+            theme={config.theme}
+          />
+        </BridgeProvider>
+      ) : (
+        <div className="bk bk-embed" data-bk-theme={config.theme}>
+          {state.status === 'signing-in' ? (
+            <p className="bk-embed__status" role="status">
+              {text.signingIn}
+            </p>
+          ) : (
+            <div className="bk-alert" role="alert" data-reason={state.reason}>
+              <h1>{state.reason === 'sign-in-failed' ? text.signInFailed : text.sessionEnded}</h1>
+              <p>
+                {state.reason === 'sign-in-failed'
+                  ? text.signInFailedDetail
+                  : state.reason === 'expired'
+                    ? text.sessionExpiredDetail
+                    : text.sessionRevokedDetail}
+              </p>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
   );
 }

@@ -4,19 +4,21 @@ import { useBridge } from '../provider/bridge-provider';
 import type { ColorScheme as Theme } from '../provider/theme';
 import { DataSourceList } from './data-source-list';
 import { EditorSection } from './editor-section';
-import type { EmbedConfig } from './embed-app';
 import { embedMessages as text } from './embed-messages';
 import { useDataSources } from './use-data-sources';
 import { useEmbedEditor } from './use-embed-editor';
 
-interface EmbedPageProps extends EmbedConfig {
+interface EmbedPageProps {
+  orgId: string;
+  memberId: string;
+  orgName: string;
+  /** `hide_org_name=true`: the heading stays for screen readers only. */
+  hideOrgName: boolean;
   theme: Theme;
-  /** The session cookie no longer trades for a token. */
-  ended: boolean;
 }
 
 /** The page inside `BridgeProvider`: the data sources and their editor, and the member. */
-export function EmbedPage({ orgId, memberId, orgName, theme, ended }: EmbedPageProps) {
+export function EmbedPage({ orgId, memberId, orgName, hideOrgName, theme }: EmbedPageProps) {
   const { client, messages } = useBridge();
   const member = useResource(`${orgId}/${memberId}`, (signal) =>
     client.getMember({ params: { orgId, id: memberId }, signal }),
@@ -27,14 +29,9 @@ export function EmbedPage({ orgId, memberId, orgName, theme, ended }: EmbedPageP
 
   return (
     <div className="bk bk-embed" data-bk-theme={theme}>
-      <header className="bk-embed__header">
+      <header className={hideOrgName ? 'bk-visually-hidden' : 'bk-embed__header'}>
         <h1>{orgName}</h1>
       </header>
-      {ended && (
-        <p className="bk-alert" role="alert">
-          {text.sessionEnded}
-        </p>
-      )}
       <div className="bk-embed__layout">
         <main className="bk-embed__main">
           <section className="bk-embed__section" aria-labelledby={editor.listId}>
@@ -55,14 +52,21 @@ export function EmbedPage({ orgId, memberId, orgName, theme, ended }: EmbedPageP
             <p className="bk-embed__notice" role="status">
               {editor.notice}
             </p>
+            {editor.editor && !editor.editor.initial && (
+              <EditorSection orgId={orgId} editor={editor} />
+            )}
             <DataSourceList
+              client={client}
+              orgId={orgId}
               pages={pages}
+              canSync={canEdit}
               onEdit={canEdit ? editor.openEdit : undefined}
               messages={messages}
               text={text}
+              editingId={editor.editor?.initial?.id ?? null}
+              editor={<EditorSection orgId={orgId} editor={editor} />}
             />
           </section>
-          <EditorSection orgId={orgId} editor={editor} />
         </main>
         <aside className="bk-embed__aside" aria-label={text.signedInAs}>
           <MemberCard orgId={orgId} memberId={memberId} />

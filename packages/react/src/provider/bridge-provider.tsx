@@ -5,11 +5,15 @@ import {
   type GetSessionToken,
 } from '@bridgekit/client';
 import { createContext, type ReactNode, useContext, useMemo, useRef } from 'react';
-import { defaultMessages, type Messages } from './messages';
+import { type Messages, providerMessages } from './messages';
 import { type ColorScheme, type ResolvedTheme, resolveTheme, type Theme } from './theme';
 
 export interface BridgeContextValue {
   client: BridgeClient;
+  /**
+   * The English defaults with the provider's `messages` over them. `DataSourceForm`'s own
+   * strings (`formMessages`: dialect, connection string) are here only where overridden.
+   */
   messages: Messages;
   theme: ResolvedTheme;
   unstyled: boolean;
@@ -73,7 +77,7 @@ export function BridgeProvider(props: BridgeProviderProps) {
   const value = useMemo(
     () => ({
       client,
-      messages: { ...defaultMessages, ...messages },
+      messages: providerMessages(messages),
       theme: resolved,
       unstyled,
     }),

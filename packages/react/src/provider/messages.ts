@@ -8,8 +8,8 @@ const dateFormat = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
-/** Every user-visible string of the kit. Override any of them through `BridgeProvider`. */
-export const defaultMessages = {
+/** The strings every component may need; `BridgeProvider` starts from these. */
+const coreMessages = {
   retry: 'Try again',
   cancel: 'Cancel',
   close: 'Close',
@@ -101,4 +101,42 @@ export const defaultMessages = {
   deleted: 'The data source was deleted.',
 };
 
+/**
+ * `DataSourceForm`'s dialect and connection-string strings. Apart from the rest so that a page
+ * with only `MemberCard` or `OrgPicker` does not carry them: the form adds them under the
+ * provider's messages itself.
+ */
+export const formMessages = {
+  dialect: 'Database type',
+  dialectPostgres: 'PostgreSQL',
+  dialectMysql: 'MySQL or MariaDB',
+  connectionString: 'Connection string',
+  connectionStringHint:
+    'Paste a postgres:// or mysql:// URL to fill in the fields below; its password goes to Password.',
+  connectionStringFill: 'Fill in',
+  connectionStringFilled: 'Filled in from the connection string.',
+  connectionStringScheme: 'Use a URL that starts with postgres://, postgresql:// or mysql://.',
+  connectionStringInvalid:
+    'This connection string could not be read. Expected scheme://user:password@host:port/database.',
+  databaseNameHintMysql: 'Leave empty to connect without a default database.',
+};
+
+const merge = <A, B>(a: A, b: B): A & B => ({ ...a, ...b });
+
+/** Every user-visible string of the kit. Override any of them through `BridgeProvider`. */
+export const defaultMessages = /* @__PURE__ */ merge(coreMessages, formMessages);
+
 export type Messages = typeof defaultMessages;
+
+/**
+ * The provider's strings: the core ones with the overrides over them. Typed as every string, but
+ * `formMessages` are there only where overridden; `DataSourceForm` adds the rest (`withFormMessages`).
+ */
+export const providerMessages = (overrides?: Partial<Messages>) =>
+  ({ ...coreMessages, ...overrides }) as Messages;
+
+/** The provider's strings with the form's defaults under them. */
+export const withFormMessages = (messages: Messages): Messages => ({
+  ...formMessages,
+  ...messages,
+});

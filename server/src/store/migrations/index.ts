@@ -11,6 +11,8 @@ import { rateLimits } from './0002-rate-limits';
 import { storeVersion } from './0003-store-version';
 import { revokedSessions } from './0004-revoked-sessions';
 import { previousJwtSecret } from './0005-previous-jwt-secret';
+import { embedHandoffs } from './0006-embed-handoffs';
+import { dataSourceLifecycle } from './0007-data-source-lifecycle';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -23,6 +25,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003_store_version': storeVersion(dialect),
     '0004_revoked_sessions': revokedSessions(dialect),
     '0005_previous_jwt_secret': previousJwtSecret(),
+    '0006_embed_handoffs': embedHandoffs(dialect),
+    '0007_data_source_lifecycle': dataSourceLifecycle(dialect),
   };
 }
 

@@ -1,0 +1,66 @@
+/** What the full-embed page tells the page that frames it (never addressed to `*`). */
+export type HostMessage =
+  | { type: 'bridgekit:resize'; height: number }
+  | { type: 'bridgekit:session-ended' };
+
+const WILDCARD = /^(https?):\/\/\*\.([^/:]+)(?::(\d+))?$/;
+
+/**
+ * Whether `origin` is one of the organization's normalized origin patterns: an exact origin, or
+ * under a `scheme://*.domain[:port]` wildcard (subdomains only, scheme and port exact), as the
+ * bridge matches them.
+ */
+export function originMatches(patterns: readonly string[], origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.origin !== origin) return false;
+  return patterns.some((pattern) => {
+    if (pattern === origin) return true;
+    const m = WILDCARD.exec(pattern);
+    if (!m) return false;
+    const [, scheme, domain, port = ''] = m;
+    return (
+      url.protocol === `${scheme}:` && url.port === port && url.hostname.endsWith(`.${domain}`)
+    );
+  });
+}
+
+/**
+ * Where a message to the host may go: the origin that framed the sign-in once the page has its
+ * session. Before that (a failed sign-in), the origin the browser reports for the parent when it
+ * is one of the organization's (wildcards included), else each of the organization's exact
+ * origins: a message addressed
+ * to an origin that is not the parent's is dropped by the browser, so only the parent gets it.
+ */
+export function hostTargets(
+  framingOrigin: string | null,
+  frameOrigins: readonly string[],
+  ancestorOrigin: string | undefined,
+): string[] {
+  if (framingOrigin) return [framingOrigin];
+  if (ancestorOrigin && originMatches(frameOrigins, ancestorOrigin)) return [ancestorOrigin];
+  // A wildcard is no origin to address: only the exact ones can be tried blind.
+  return frameOrigins.filter((origin) => !origin.includes('*'));
+}
+
+/** Posts `message` to the parent window at each of `targets`; nothing when not framed. */
+export function postToHost(message: HostMessage, targets: readonly string[], win: Window = window) {
+  if (win.parent === win) return;
+  for (const origin of targets) {
+    try {
+      win.parent.postMessage(message, origin);
+    } catch {
+      // An origin the browser cannot parse: skip it.
+    }
+  }
+}
+
+/** The origin of the frame's parent as the browser reports it (Chromium and WebKit do). */
+export function parentOrigin(loc: Location = location): string | undefined {
+  const origins = (loc as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
+  return origins && origins.length > 0 ? (origins[0] ?? undefined) : undefined;
+}

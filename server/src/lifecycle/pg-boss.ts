@@ -1,0 +1,240 @@
+import { setMaxListeners } from 'node:events';
+import type Pg from 'pg';
+import type PgBoss from 'pg-boss';
+import type { Deps } from '../deps';
+import { lazy } from '../lazy';
+import {
+  BUSY_RETRY_MS,
+  type JobKind,
+  type Lifecycle,
+  paced,
+  runJob,
+  slotOf,
+  sweepOpen,
+} from './jobs';
+
+const pgBossModule = lazy<typeof PgBoss>('pg-boss');
+const pgModule = lazy<typeof Pg>('pg');
+
+const QUEUE: Record<JobKind, string> = { health: 'bridgekit-health', sync: 'bridgekit-sync' };
+const SWEEP: Record<JobKind, string> = {
+  health: 'bridgekit-health-sweep',
+  sync: 'bridgekit-sync-sweep',
+};
+
+/**
+ * The connection string for the job engine: pg-boss keeps no session state (no LISTEN, only
+ * transaction-scoped advisory locks, each command one transaction), so it works through a
+ * transaction pooler, and uses the store's own DATABASE_URL.
+ */
+export const jobEngineUrl = (deps: Deps) => deps.config.databaseUrl as string;
+
+interface JobData {
+  id?: string;
+}
+
+/**
+ * The scheduler of instances sharing a PostgreSQL store, on pg-boss: every instance asks, a few
+ * times per interval, for that interval's sweep job; pg-boss's throttle (one job per key and
+ * time slot, a unique index) lets exactly one into the queue, whoever asks. The instance that
+ * takes it queues one job per data source, again one per slot, and every instance works the
+ * queues as its connection slots allow. A job whose instance dies expires and, for a sweep,
+ * is retried; the per-slot key keeps it from running twice.
+ */
+export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
+  const { config, log } = deps;
+  const pg = pgModule();
+  // pg-boss's slot times are `timestamp without time zone` in UTC: read them as UTC.
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 1114
+        ? (value: string) => new Date(`${value.replace(' ', 'T')}Z`)
+        : pg.types.getTypeParser(oid, format),
+  };
+  const pool = new pg.Pool({
+    connectionString: jobEngineUrl(deps),
+    max: 3,
+    application_name: 'bridgekit-jobs',
+    connectionTimeoutMillis: 5000,
+    types: types as Pg.CustomTypesConfig,
+  });
+  pool.on('error', () => {});
+  const longest = Math.max(config.healthIntervalSeconds, config.syncIntervalSeconds);
+  const boss = new (pgBossModule())({
+    db: { executeSql: (text, values) => pool.query(text, values) },
+    schedule: false,
+    supervise: true,
+    migrate: true,
+    // The throttle's unique index holds while a job is in the job table: keep them there two
+    // intervals, then a day in the archive (a check every 5 minutes is ~300 rows a day each).
+    archiveCompletedAfterSeconds: Math.max(600, 2 * longest),
+    archiveFailedAfterSeconds: Math.max(600, 2 * longest),
+    deleteAfterSeconds: 86_400,
+  });
+  boss.on('error', (err: Error) => log.warn({ err: err.message }, 'job engine error'));
+  await boss.start();
+  for (const name of [...Object.values(QUEUE), ...Object.values(SWEEP)]) {
+    await boss.createQueue(name);
+  }
+
+  const stopping = new AbortController();
+  // Every job in hand waits on it for a connection slot.
+  setMaxListeners(0, stopping.signal);
+  const timers: NodeJS.Timeout[] = [];
+  const intervalOf = (kind: JobKind) =>
+    kind === 'health' ? config.healthIntervalSeconds : config.syncIntervalSeconds;
+  const pollMs = Math.min(
+    2000,
+    Math.max(500, (Math.min(config.healthIntervalSeconds, config.syncIntervalSeconds) * 1000) / 4),
+  );
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stopping.signal.addEventListener('abort', done);
+    });
+
+  // Ask for the current slot's sweep a few times in the first half of each interval: pg-boss
+  // keeps exactly one.
+  for (const kind of ['health', 'sync'] as const) {
+    const seconds = intervalOf(kind);
+    const ask = () =>
+      sweepOpen(slotOf(deps.now(), seconds), seconds, deps.now()) &&
+      boss
+        .send(
+          SWEEP[kind],
+          {},
+          {
+            singletonKey: 'all',
+            singletonSeconds: seconds,
+            retryLimit: 3,
+            expireInSeconds: Math.max(60, seconds),
+          },
+        )
+        .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sweep not queued'));
+    void ask();
+    const timer = setInterval(ask, Math.min(30_000, Math.max(250, (seconds * 1000) / 4)));
+    timer.unref();
+    timers.push(timer);
+  }
+
+  async function sweep(kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
+    const seconds = intervalOf(kind);
+    // Due through the rest of the sweep's interval (see paced); each job's own slot is fixed
+    // now, at insertion.
+    const slot = job.singletonOn ?? slotOf(deps.now(), seconds);
+    for await (const page of paced(deps, slot, seconds)) {
+      await boss.insert(
+        page.map(({ id, delayMs }) => ({
+          name: QUEUE[kind],
+          data: { id },
+          startAfter: String(delayMs / 1000),
+          singletonKey: id,
+          singletonSeconds: seconds,
+          retryLimit: 0,
+          expireInSeconds: Math.max(60, seconds),
+        })),
+      );
+    }
+  }
+
+  async function runOne(kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
+    const id = job.data.id;
+    if (!id) return;
+    const slot = job.singletonOn ?? undefined;
+    const result = await runJob(deps, kind, id, slot, stopping.signal);
+    if (result === 'busy' && !slot && kind === 'sync') {
+      await boss.send(QUEUE.sync, { id }, { startAfter: BUSY_RETRY_MS / 1000, retryLimit: 0 });
+    }
+  }
+
+  // Completions go to pg-boss in batches: one statement for many finished jobs.
+  const done = new Map<string, string[]>();
+  const flush = async () => {
+    for (const [name, ids] of done) {
+      done.delete(name);
+      await boss.complete(name, ids).catch((err: Error) => {
+        log.warn({ err: err.message }, 'job engine: completion not recorded');
+      });
+    }
+  };
+  const flusher = setInterval(() => void flush(), 250);
+  flusher.unref();
+  timers.push(flusher);
+
+  /**
+   * One loop per queue: keeps up to `concurrency` jobs in hand. It fetches again once half of
+   * them have finished (a batch per fetch, not a fetch per job), at once while a backlog lasts,
+   * and polls when the queue is drained.
+   */
+  async function work(
+    name: string,
+    concurrency: number,
+    handle: (job: PgBoss.JobWithMetadata<JobData>) => Promise<void>,
+  ) {
+    const inFlight = new Set<Promise<void>>();
+    const refill = Math.ceil(concurrency / 2);
+    while (!stopping.signal.aborted) {
+      if (concurrency - inFlight.size < refill) {
+        await Promise.race([sleep(pollMs), ...inFlight]);
+        continue;
+      }
+      const batch = concurrency - inFlight.size;
+      const jobs =
+        (await boss
+          .fetch<JobData>(name, { batchSize: batch, includeMetadata: true })
+          .catch((err: Error) => {
+            log.warn({ err: err.message }, 'job engine: fetch failed');
+            return null;
+          })) ?? [];
+      for (const job of jobs) {
+        const run = handle(job)
+          .then(
+            () => {
+              done.set(name, [...(done.get(name) ?? []), job.id]);
+            },
+            async (err) => {
+              if (!stopping.signal.aborted) log.error({ err, queue: name }, 'job failed');
+              await boss.fail(name, job.id);
+            },
+          )
+          .catch(() => {})
+          .finally(() => inFlight.delete(run));
+        inFlight.add(run);
+      }
+      // A full batch may have left more behind: go on as soon as half are done. Otherwise the
+      // queue is drained: poll.
+      if (jobs.length < batch) await sleep(pollMs);
+    }
+    await Promise.allSettled(inFlight);
+  }
+
+  const shared = deps.connectionSlots.limit - deps.connectionSlots.reserved;
+  const loops = [
+    work(SWEEP.health, 1, (job) => sweep('health', job)),
+    work(SWEEP.sync, 1, (job) => sweep('sync', job)),
+    work(QUEUE.health, shared, (job) => runOne('health', job)),
+    work(QUEUE.sync, shared, (job) => runOne('sync', job)),
+  ];
+
+  return {
+    requestSync(id) {
+      if (stopping.signal.aborted) return;
+      boss
+        .send(QUEUE.sync, { id }, { retryLimit: 0 })
+        .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sync not queued'));
+    },
+    async stop() {
+      stopping.abort(new Error('stopping'));
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled(loops);
+      await flush();
+      await boss.stop({ graceful: false, close: false }).catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError, forbidden } from '../api-error';
+import type { Deps } from '../deps';
+import { insertHandoff, recordHandoffSession, redeemHandoff } from '../store/embed-handoffs';
+import type { MemberWithUser } from '../store/members';
+import { findMember } from '../store/members';
+import { revokeSession } from '../store/sessions';
+import { issueSession } from './exchange';
+import { liveSession } from './session-access';
+
+/** How long the embed page has to redeem its code after the sign-in redirect. */
+export const HANDOFF_TTL_SECONDS = 30;
+
+const CODE_BYTES = 32;
+const CODE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+const hashOf = (code: string) => createHash('sha256').update(code).digest('base64url');
+
+const invalidCode = () =>
+  new ApiError('Unauthorized', 'Invalid or expired sign-in code', { code: 'embed_code_invalid' });
+
+/**
+ * A single-use code for the member's full-embed sign-in, framed by `framingOrigin`: 256 random
+ * bits, only its SHA-256 stored, valid for HANDOFF_TTL_SECONDS. The redirect carries it in the
+ * URL fragment, which browsers never send to a server nor put in a Referer.
+ */
+export async function issueHandoff(
+  deps: Deps,
+  member: MemberWithUser,
+  framingOrigin: string,
+): Promise<string> {
+  const code = randomBytes(CODE_BYTES).toString('base64url');
+  const now = deps.now();
+  await insertHandoff(
+    deps.store.db,
+    {
+      codeHash: hashOf(code),
+      organizationId: member.organizationId,
+      memberId: member.id,
+      framingOrigin,
+      expiresAt: new Date(now.getTime() + HANDOFF_TTL_SECONDS * 1000).toISOString(),
+    },
+    now,
+  );
+  return code;
+}
+
+/**
+ * Redeems a handoff code for a new full-embed session, once. A code presented again ends the
+ * session its first redemption started (a leaked code is worth nothing to its thief, and the
+ * page that lost the race shows that it could not sign in). `framingOrigin`, when the browser
+ * reports one, must be the origin that framed the sign-in: the code is burnt otherwise.
+ */
+export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: string) {
+  if (!CODE_SHAPE.test(code)) throw invalidCode();
+  const codeHash = hashOf(code);
+  const result = await redeemHandoff(deps.store.db, codeHash, deps.now());
+  if (result.status === 'unknown') throw invalidCode();
+  const { row } = result;
+  if (result.status === 'used') {
+    if (row.sessionId) {
+      await revokeSession(
+        deps.store.db,
+        {
+          sessionId: row.sessionId,
+          orgId: row.organizationId,
+          expiresAt: new Date(
+            deps.now().getTime() + deps.config.sessionMaxAgeSeconds * 1000,
+          ).toISOString(),
+        },
+        deps.now().toISOString(),
+      );
+    }
+    throw new ApiError('Unauthorized', 'This sign-in code was already used', {
+      code: 'embed_code_used',
+    });
+  }
+  if (framingOrigin !== undefined && framingOrigin !== row.framingOrigin) {
+    throw forbidden(
+      'This page is framed by another site than the sign-in',
+      'embed_origin_mismatch',
+    );
+  }
+  const member = await findMember(deps.store.db, row.organizationId, row.memberId);
+  if (!member) throw invalidCode();
+  const session = await issueSession(deps, member, {
+    kind: 'embed',
+    framingOrigin: row.framingOrigin,
+  });
+  await recordHandoffSession(deps.store.db, codeHash, session.claims.sessionId);
+  // Full embed turned off, the origin dropped or the member removed since the redirect.
+  const live = await liveSession(deps, session.claims);
+  if (!live) throw invalidCode();
+  return { session, org: live.org };
+}
