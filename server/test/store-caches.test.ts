@@ -300,6 +300,30 @@ describe('PostgreSQL store version', () => {
     expect((await findApiKeyCountingHit(store.pgPool!, 'h1', counter, later))?.hitPoints).toBe(1);
   });
 
+  it('counts lookups of one key that arrive together in one statement, each in its own place', async () => {
+    const counter = { keyPrefix: 'bk:test3:', windowMs: 60_000 };
+    const pool = store.pgPool!;
+    const query = pool.query;
+    let statements = 0;
+    pool.query = ((...args: unknown[]) => {
+      statements++;
+      return (query as (...a: unknown[]) => unknown).apply(pool, args);
+    }) as typeof pool.query;
+    try {
+      const found = await Promise.all(
+        Array.from({ length: 8 }, () => findApiKeyCountingHit(pool, 'h1', counter, new Date())),
+      );
+      // The first alone, the seven that arrived while it ran together.
+      expect(statements).toBe(2);
+      expect(found.map((r) => r?.hitPoints)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      for (const r of found) expect(r).toMatchObject({ id: 'key_v1', userId: 'usr_v1' });
+    } finally {
+      pool.query = query;
+    }
+    const row = await client.query(`select points from rate_limits where key = 'bk:test3:key_v1'`);
+    expect(row.rows).toEqual([{ points: 8 }]);
+  });
+
   it('counts no hit for a revoked or expired key, and finds nothing for an unknown one', async () => {
     const counter = { keyPrefix: 'bk:test2:', windowMs: 60_000 };
     await client.query(`update api_keys set revoked_at = '${now}' where id = 'key_v1'`);

@@ -45,6 +45,13 @@ function tightest(outcomes: RateLimitOutcome[], limit: number): RateLimitOutcome
     : pick((a, b) => a.consumedPoints > b.consumedPoints);
 }
 
+/** Fail closed: whatever went wrong counting a hit, the request is refused 503 (no pass uncounted). */
+export function limiterFault(backend: LimiterBackend, err: unknown) {
+  const dependency = backend.kind === 'redis' ? 'redis' : 'store';
+  const kind = faultOf(err)?.kind ?? 'unavailable';
+  return faultError({ dependency, kind }, err, 'rate_limit_unavailable');
+}
+
 export type LimiterBackend =
   | { kind: 'memory' }
   | { kind: 'redis'; client: Redis }
@@ -94,10 +101,7 @@ export function createLimiter(options: {
       } catch (err) {
         // Past the limit rate-limiter-flexible rejects with the counter itself.
         if (err instanceof RateLimiterRes) return err;
-        // Fail closed: whatever went wrong, no request passes uncounted.
-        const dependency = backend.kind === 'redis' ? 'redis' : 'store';
-        const kind = faultOf(err)?.kind ?? 'unavailable';
-        throw faultError({ dependency, kind }, err, 'rate_limit_unavailable');
+        throw limiterFault(backend, err);
       }
     },
     enforce({ consumedPoints, msBeforeNext }, res) {

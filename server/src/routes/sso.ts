@@ -10,9 +10,14 @@ import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueHandoff } from '../sso/embed-handoff';
 import { embedOptionsQuery, readEmbedOptions } from '../sso/embed-options';
-import { issueSession, provisionMember, verifyHostToken } from '../sso/exchange';
-import { unverifiedOrgId } from '../sso/token';
-import { findOrganizationById, type OrganizationRow } from '../store/organizations';
+import {
+  issueSession,
+  type OrgAndMember,
+  provisionMember,
+  readTokenOrganization,
+  verifyHostToken,
+} from '../sso/exchange';
+import { unverifiedClaims } from '../sso/token';
 import { sendErrorPage } from './embed-page';
 
 /** The origin of the page framing a full-embed sign-in: `Origin`, else the origin of `Referer`. */
@@ -37,22 +42,26 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     // A page of an allowed origin must be able to read a refusal too (401 for an expired
     // token, 429 with Retry-After): CORS follows the organization the token names, before it
     // is verified. That says nothing a preflight would not; the answer itself stays generic.
-    const namedOrgId = origin ? unverifiedOrgId(body.jwt) : undefined;
-    let named: OrganizationRow | undefined;
-    if (origin && namedOrgId && !namedOrgId.includes('\u0000')) {
-      named = await findOrganizationById(deps.store.db, namedOrgId);
-      if (named && rowAllowsOrigin(named, origin)) setCorsHeaders(res, origin);
+    const named = origin ? unverifiedClaims(body.jwt) : undefined;
+    let known: OrgAndMember | undefined;
+    if (origin && named) {
+      known = await readTokenOrganization(deps, named.orgId, named.email);
+      if (known && rowAllowsOrigin(known.org, origin)) setCorsHeaders(res, origin);
     }
-    const { org, claims } = await verifyHostToken(deps, body.jwt, {
-      known: named,
-      admit: async (org) => {
-        await deps.limits.sso.hit(`sso:${org.id}`, res);
+    const {
+      org,
+      claims,
+      member: read,
+    } = await verifyHostToken(deps, body.jwt, {
+      known,
+      rateLimit: res,
+      admit: (org) => {
         if (origin && !rowAllowsOrigin(org, origin)) {
           throw forbidden('Origin not allowed for this organization', 'origin_not_allowed');
         }
       },
     });
-    const member = await provisionMember(deps, org, claims);
+    const member = await provisionMember(deps, org, claims, read);
     const session = await issueSession(deps, member, { kind: 'kit' });
     return {
       data: {
@@ -78,9 +87,13 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
       if (ignored.length > 0) req.log.debug({ ignored }, 'sso: unknown query parameters ignored');
       const origin = framingOrigin(req);
       let allowedOrigin = '';
-      const { org, claims } = await verifyHostToken(deps, jwt, {
-        admit: async (org) => {
-          await deps.limits.sso.hit(`sso:${org.id}`, res);
+      const {
+        org,
+        claims,
+        member: read,
+      } = await verifyHostToken(deps, jwt, {
+        rateLimit: res,
+        admit: (org) => {
           if (!org.fullEmbedEnabled)
             throw forbidden(
               'Full embed is not enabled for this organization',
@@ -92,7 +105,7 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
           allowedOrigin = origin;
         },
       });
-      const member = await provisionMember(deps, org, claims);
+      const member = await provisionMember(deps, org, claims, read);
       // No cookie: a frame on another site may not get one (Safari, third-party cookies
       // blocked). The page trades this code for its session at POST /embed/session.
       const code = await issueHandoff(deps, member, allowedOrigin);

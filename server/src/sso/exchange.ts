@@ -1,4 +1,5 @@
 import type { SsoClaims } from '@bridgekit/contract';
+import type { Response } from 'express';
 import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { newId } from '../domain/ids';
@@ -10,6 +11,11 @@ import {
 import { normalizeEmail } from '../domain/members';
 import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
+import {
+  findOrganizationWithMember,
+  insertNewUserAndMemberPg,
+  type MemberWithGroups,
+} from '../store/sso-exchange';
 import { ensureUser } from '../store/users';
 import { hmacKeyCache } from './hmac-keys';
 import type { SessionKind } from './session-token';
@@ -56,13 +62,46 @@ function orgHmacKeys(deps: Deps, org: OrganizationRow): Promise<CryptoKey>[] {
 
 export interface VerifyHostTokenOptions {
   /** The organization the token names, when the caller has already read it. */
-  known?: OrganizationRow | undefined;
+  known?: OrgAndMember | undefined;
   /**
-   * Runs once the signature and claims check out and before the token's `jti` is used: a
-   * refusal here (origin, full embed off, rate limit) leaves the token usable where it is
-   * allowed.
+   * Checks that run once the signature and claims check out and before the token's `jti` is
+   * used: a refusal here (origin, full embed off) leaves the token usable where it is allowed.
    */
   admit?: (org: OrganizationRow) => Promise<void> | void;
+  /**
+   * Counts one hit on the SSO rate limit (`sso:<organization id>`) before the `jti` is used,
+   * with its headers on this response; past the limit a 429 comes first, before any refusal
+   * of `admit`, and the `jti` stays unused. Where the limiter keeps its counters next to the
+   * used `jti`s (PostgreSQL, or Redis), the hit and the claim are one round trip.
+   */
+  rateLimit?: Response;
+}
+
+/** The organization a token names and the membership of its email, read together. */
+export interface OrgAndMember {
+  org: OrganizationRow;
+  /** Undefined when the email had no membership; the email it was read for. */
+  member?: { email: string; row: MemberWithGroups | undefined };
+}
+
+/**
+ * The organization a token names, with the membership of its email, in one read; before the
+ * token is verified (nothing read is used unless it is). Undefined for an unknown organization.
+ */
+export async function readTokenOrganization(
+  deps: Deps,
+  orgId: string,
+  unverifiedEmail: unknown,
+): Promise<OrgAndMember | undefined> {
+  // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
+  if (hasNul(orgId)) return undefined;
+  if (typeof unverifiedEmail !== 'string' || hasNul(unverifiedEmail)) {
+    const org = await findOrganizationById(deps.store.db, orgId);
+    return org ? { org } : undefined;
+  }
+  const email = normalizeEmail(unverifiedEmail);
+  const found = await findOrganizationWithMember(deps.store.db, orgId, email);
+  return found ? { org: found.org, member: { email, row: found.member } } : undefined;
 }
 
 /** Verifies a host-signed token and returns the organization it names. */
@@ -70,37 +109,62 @@ export async function verifyHostToken(
   deps: Deps,
   token: string,
   options: VerifyHostTokenOptions = {},
-): Promise<{ org: OrganizationRow; claims: SsoClaims }> {
-  const { known, admit } = options;
-  let org: OrganizationRow | undefined;
+): Promise<{ org: OrganizationRow; claims: SsoClaims; member?: OrgAndMember['member'] }> {
+  const { known, admit, rateLimit } = options;
+  let read: OrgAndMember | undefined;
   let admitted = false;
-  const admitOnce = async () => {
-    if (admitted || !org) return;
-    admitted = true;
-    await admit?.(org);
+  const limiter = deps.limits.sso;
+  // The checks, then the hit (with the claim where they are one round trip); a refusal of the
+  // checks still counts the hit, and a 429 takes precedence over it.
+  const admitAndClaim = async (claim?: { jti: string; expiresAt: Date }) => {
+    const { org } = read!;
+    if (rateLimit) {
+      try {
+        await admit?.(org);
+      } catch (refusal) {
+        await limiter.hit(`sso:${org.id}`, rateLimit);
+        throw refusal;
+      }
+      if (claim) {
+        const counted = await deps.replay.consumeCountingHit?.(
+          org.id,
+          claim.jti,
+          claim.expiresAt,
+          limiter,
+          `sso:${org.id}`,
+        );
+        if (counted) {
+          limiter.enforce(counted, rateLimit);
+          return counted.fresh;
+        }
+      }
+      await limiter.hit(`sso:${org.id}`, rateLimit);
+    } else {
+      await admit?.(org);
+    }
+    return claim ? deps.replay.consume(org.id, claim.jti, claim.expiresAt) : true;
   };
   const result = await verifySsoToken(token, {
-    findOrgSecret: async (orgId) => {
-      // No organization id holds U+0000 (and PostgreSQL can't compare one): unknown.
-      if (hasNul(orgId)) return null;
-      org = known?.id === orgId ? known : await findOrganizationById(deps.store.db, orgId);
-      return org ? Promise.all(orgHmacKeys(deps, org)) : null;
+    findOrgSecret: async (orgId, unverifiedEmail) => {
+      read =
+        known?.org.id === orgId ? known : await readTokenOrganization(deps, orgId, unverifiedEmail);
+      return read ? Promise.all(orgHmacKeys(deps, read.org)) : null;
     },
-    consumeJti: async (orgId, jti, expiresAt) => {
+    consumeJti: async (_orgId, jti, expiresAt) => {
       if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');
-      await admitOnce();
-      return deps.replay.consume(orgId, jti, expiresAt);
+      admitted = true;
+      return admitAndClaim({ jti, expiresAt });
     },
     now: deps.now,
   });
-  if (!result.ok || !org) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
-  await admitOnce();
+  if (!result.ok || !read) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
+  if (!admitted) await admitAndClaim();
   const { firstName, lastName, groups } = result.claims;
   // PostgreSQL text can't store U+0000: refused like any other bad claim, on both engines.
   if ([firstName, lastName, ...(groups ?? [])].some(hasNul)) {
     throw invalidSsoToken('invalid_claim:nul');
   }
-  return { org, claims: result.claims };
+  return { org: read.org, claims: result.claims, member: read.member };
 }
 
 /** The user's names after a sign-in: a name claim replaces that name; an absent one keeps it. */
@@ -120,16 +184,19 @@ function namesAfter(
  * membership on first sign-in to the organization (role from the token only then). On every
  * sign-in the token's `firstName`/`lastName` update the user (and so `fullName`) and its
  * `groups`, when present, replace the membership's. Safe when many sign-ins for one email
- * race, on either engine.
+ * race, on either engine. `read` is the membership read with the organization
+ * (readTokenOrganization), when it was.
  */
 export async function provisionMember(
   deps: Deps,
   org: OrganizationRow,
   claims: SsoClaims,
+  read?: OrgAndMember['member'],
 ): Promise<MemberWithUser> {
   const email = normalizeEmail(claims.email);
   // Returning members (the common case) need no write unless their names or groups changed.
-  const existing = await findMemberByEmail(deps.store.db, org.id, email);
+  const existing =
+    read?.email === email ? read.row : await findMemberByEmail(deps.store.db, org.id, email);
   const groups = claims.groups ? JSON.stringify(claims.groups) : null;
   if (existing) {
     const before = {
@@ -146,6 +213,18 @@ export async function provisionMember(
   }
 
   const at = deps.now().toISOString();
+  const { pgPool } = deps.store;
+  // An email never seen (no user read with the organization): one statement on PostgreSQL.
+  if (pgPool && read?.email === email && !read.row) {
+    const names = namesAfter(claims, { firstName: null, lastName: null, fullName: null });
+    const created = await insertNewUserAndMemberPg(
+      pgPool,
+      { id: newId('usr'), email, ...names },
+      { id: newId('mem'), organizationId: org.id, role: claims.role ?? 'MEMBER', groups },
+      at,
+    );
+    if (created) return created;
+  }
   return deps.store.db.transaction().execute(async (tx) => {
     const created = namesAfter(claims, { firstName: null, lastName: null, fullName: null });
     const { user, created: isNew } = await ensureUser(tx, {

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
+import { type Limiter, limiterFault, type RateLimitOutcome } from '../http/rate-limit';
 import type { Store } from '../store/db';
 import { precompiled } from '../store/precompiled';
+import { hitAndClaimJtiRedis, pgHitAndClaim, redisJtiKey } from '../store/sso-exchange';
 
 // Taken over only when the stored entry has expired; a live one means replay.
 const claimJti = precompiled((db, orgId: string, jti: string, expiresAt: string, at: string) =>
@@ -20,6 +22,27 @@ const claimJti = precompiled((db, orgId: string, jti: string, expiresAt: string,
 export interface ReplayGuard {
   /** True the first time a (orgId, jti) is seen before `expiresAt`; false for a replay. */
   consume(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
+  /**
+   * One hit on `limiter` under `key`, then `consume` only when the hit is within the limit, in
+   * one round trip; undefined (nothing counted or claimed) when the limiter keeps its counters
+   * elsewhere. `fresh` is false for a replay and past the limit.
+   */
+  consumeCountingHit?(
+    orgId: string,
+    jti: string,
+    expiresAt: Date,
+    limiter: Limiter,
+    key: string,
+  ): Promise<(RateLimitOutcome & { fresh: boolean }) | undefined>;
+}
+
+/** The limiter's own failure (503, fail closed) for an error of the combined round trip. */
+async function counting<T>(limiter: Limiter, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw limiterFault(limiter.backend, err);
+  }
 }
 
 interface Claim {
@@ -73,7 +96,16 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
     }
   }
 
+  const { pgPool } = store;
+  const hitAndClaim = pgPool ? pgHitAndClaim(pgPool) : undefined;
   return {
+    async consumeCountingHit(orgId, jti, expiresAt, limiter, key) {
+      const { backend } = limiter;
+      if (!hitAndClaim || backend.kind !== 'postgres' || backend.pool !== pgPool) return undefined;
+      await purgeDue(now().toISOString());
+      const claim = { orgId, jti, expiresAt: expiresAt.toISOString() };
+      return counting(limiter, () => hitAndClaim(limiter, key, claim));
+    },
     async consume(orgId, jti, expiresAt) {
       const at = now().toISOString();
       await purgeDue(at);
@@ -97,10 +129,17 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
 
 /** Kept in Redis (`REDIS_URL`): `SET NX` with the token's remaining lifetime. */
 export function redisReplayGuard(redis: Redis, now: () => Date): ReplayGuard {
+  const ttlOf = (expiresAt: Date) => Math.max(1000, expiresAt.getTime() - now().getTime());
   return {
+    async consumeCountingHit(orgId, jti, expiresAt, limiter, key) {
+      const { backend } = limiter;
+      if (backend.kind !== 'redis' || backend.client !== redis) return undefined;
+      const claim = { orgId, jti, ttlMs: ttlOf(expiresAt) };
+      return counting(limiter, () => hitAndClaimJtiRedis(redis, limiter, key, claim));
+    },
     async consume(orgId, jti, expiresAt) {
-      const ttl = Math.max(1000, expiresAt.getTime() - now().getTime());
-      const key = `bk:jti:${orgId}:${jti}`;
+      const ttl = ttlOf(expiresAt);
+      const key = redisJtiKey(orgId, jti);
       return (await redis.set(key, '1', 'PX', ttl, 'NX')) === 'OK';
     },
   };

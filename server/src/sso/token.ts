@@ -16,9 +16,14 @@ export type OrgSecret = string | CryptoKey;
 export interface SsoTokenDeps {
   /**
    * The organization's jwtSecret, or its secrets current first (after a rotation, the previous
-   * one while its grace lasts), or null if the organization is unknown.
+   * one while its grace lasts), or null if the organization is unknown. `unverifiedEmail` is
+   * the token's `email` claim before any check (for a caller that reads with the organization
+   * what it will need once the token checks out; never to be trusted before).
    */
-  findOrgSecret(orgId: string): Promise<OrgSecret | readonly OrgSecret[] | null>;
+  findOrgSecret(
+    orgId: string,
+    unverifiedEmail?: unknown,
+  ): Promise<OrgSecret | readonly OrgSecret[] | null>;
   /** Records a jti until `expiresAt`; false when it was already used. */
   consumeJti(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
   now(): Date;
@@ -82,19 +87,27 @@ function reasonOf(error: unknown): string {
  * organization's allow-list answers CORS for the response (never to trust the token).
  */
 export function unverifiedOrgId(token: unknown): string | undefined {
+  return unverifiedClaims(token)?.orgId;
+}
+
+/** `unverifiedOrgId` with the token's `email` claim as it stands (unchecked too). */
+export function unverifiedClaims(token: unknown): { orgId: string; email: unknown } | undefined {
   if (typeof token !== 'string' || token.length > MAX_SSO_TOKEN_LENGTH) return undefined;
   try {
-    const orgId = decodeJwt(token).orgId;
+    const { orgId, email } = decodeJwt(token);
     return typeof orgId === 'string' && orgId.length > 0 && orgId.length <= MAX_ORG_ID_LENGTH
-      ? orgId
+      ? { orgId, email }
       : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The unverified `orgId` claim of a well-formed HS256 token, or the failure of a malformed one. */
-function readUnverified(token: string): { orgId: unknown } | Failure {
+/**
+ * The unverified `orgId` and `email` claims of a well-formed HS256 token, or the failure of a
+ * malformed one.
+ */
+function readUnverified(token: string): { orgId: unknown; email: unknown } | Failure {
   if (typeof token !== 'string' || token.length === 0) return failure('malformed');
   if (token.length > MAX_SSO_TOKEN_LENGTH) return failure('too_long');
   const [header = '', payload = '', signature = '', ...extra] = token.split('.');
@@ -110,7 +123,8 @@ function readUnverified(token: string): { orgId: unknown } | Failure {
   try {
     // Exact match: jose would reject other algs too, but 'nOnE' never reaches a key lookup.
     if (decodeProtectedHeader(token).alg !== 'HS256') return failure('alg_not_allowed');
-    return { orgId: decodeJwt(token).orgId };
+    const { orgId, email } = decodeJwt(token);
+    return { orgId, email };
   } catch {
     return failure('malformed');
   }
@@ -202,7 +216,9 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
     typeof unverifiedOrgId === 'string' &&
     unverifiedOrgId.length > 0 &&
     unverifiedOrgId.length <= MAX_ORG_ID_LENGTH;
-  const secret = orgIdUsable ? await deps.findOrgSecret(unverifiedOrgId as string) : null;
+  const secret = orgIdUsable
+    ? await deps.findOrgSecret(unverifiedOrgId as string, unverified.email)
+    : null;
   if (secret === null) {
     await jwtVerify(token, await dummyKey, options).catch(() => undefined);
     if (orgIdUsable) return failure('unknown_org');

@@ -1,0 +1,357 @@
+// The SSO exchange's round trips, folded. An exchange used to wait on four in a row: the
+// organization, the rate-limit hit, the jti claim, the membership (then a transaction of five
+// more on a first sign-in). On PostgreSQL each is a network round trip and a pool connection
+// held across it, and at 32 concurrent exchanges the pool of 10 queued them: that, not CPU,
+// set the rate and the p99. Here they are two: the organization with the membership of the
+// token's email (one read, before the signature is checked: nothing is used until it is), and
+// the rate-limit hit with the jti claim (one write; the jti is only claimed when the hit is
+// within the limit). A first sign-in's user and membership are one more statement. Nothing is
+// cached: every exchange reads what is committed, so rotation, revocation, replay protection
+// and the limits stay exactly what they were.
+import type { Redis } from 'ioredis';
+import type Pg from 'pg';
+import type { Db } from './db';
+import type { MemberWithUser } from './members';
+import type { OrganizationRow } from './organizations';
+import { statementNameOn } from './pg-prepared';
+import { precompiled } from './precompiled';
+
+export type MemberWithGroups = MemberWithUser & { groups: string | null };
+
+const ORG_WITH_MEMBER = precompiled((db: Db, orgId: string, email: string) =>
+  db
+    .selectFrom('organizations as o')
+    .leftJoin('users as u', (join) => join.on('u.email', '=', email))
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.organizationId', '=', 'o.id').onRef('m.userId', '=', 'u.id'),
+    )
+    .selectAll('o')
+    .select([
+      'm.id as memberId',
+      'm.role as memberRole',
+      'm.groups as memberGroups',
+      'm.createdAt as memberCreatedAt',
+      'u.id as userId',
+      'u.email as userEmail',
+      'u.fullName as userFullName',
+      'u.firstName as userFirstName',
+      'u.lastName as userLastName',
+      'u.title as userTitle',
+      'u.avatarUrl as userAvatarUrl',
+      'u.isEmailVerified as userIsEmailVerified',
+      'u.createdAt as userCreatedAt',
+    ])
+    .where('o.id', '=', orgId),
+);
+
+type OrgWithMemberRow = OrganizationRow & {
+  memberId: string | null;
+  memberRole: string | null;
+  memberGroups: string | null;
+  memberCreatedAt: string | null;
+  userId: string | null;
+  userEmail: string | null;
+  userFullName: string | null;
+  userFirstName: string | null;
+  userLastName: string | null;
+  userTitle: string | null;
+  userAvatarUrl: string | null;
+  userIsEmailVerified: number | null;
+  userCreatedAt: string | null;
+};
+
+/**
+ * The organization and, in the same read, the membership in it of the user with this
+ * (normalized) email: `member` is undefined when that user is not a member (or unknown).
+ * Undefined when the organization does not exist.
+ */
+export async function findOrganizationWithMember(
+  db: Db,
+  orgId: string,
+  email: string,
+): Promise<{ org: OrganizationRow; member: MemberWithGroups | undefined } | undefined> {
+  const [row] = (await ORG_WITH_MEMBER(db, orgId, email)) as OrgWithMemberRow[];
+  if (!row) return undefined;
+  const {
+    memberId,
+    memberRole,
+    memberGroups,
+    memberCreatedAt,
+    userId,
+    userEmail,
+    userFullName,
+    userFirstName,
+    userLastName,
+    userTitle,
+    userAvatarUrl,
+    userIsEmailVerified,
+    userCreatedAt,
+    ...org
+  } = row;
+  const member =
+    memberId === null
+      ? undefined
+      : {
+          id: memberId,
+          organizationId: org.id,
+          userId: userId!,
+          role: memberRole!,
+          groups: memberGroups,
+          createdAt: memberCreatedAt!,
+          userEmail: userEmail!,
+          userFullName,
+          userFirstName,
+          userLastName,
+          userTitle,
+          userAvatarUrl,
+          userIsEmailVerified: userIsEmailVerified!,
+          userCreatedAt: userCreatedAt!,
+        };
+  return { org, member };
+}
+
+/** Where a rate-limit hit is counted: rate-limiter-flexible's key layout and window. */
+export interface HitCounter {
+  keyPrefix: string;
+  windowMs: number;
+  limit: number;
+}
+
+/** The hit counted (points in the window, ms until it ends) and whether the jti was fresh. */
+export interface HitAndClaim {
+  consumedPoints: number;
+  msBeforeNext: number;
+  /** False for a replay, and when the hit was past the limit (the jti is then not claimed). */
+  fresh: boolean;
+}
+
+// Hits on the counter with rate-limiter-flexible's arithmetic (a new window once the last one
+// has expired; see api-keys.ts), `$2` at once, then the claims of the jtis ($5, in arrival
+// order), each only when its own hit is within the limit: the i-th hit of the batch is the
+// counter's (points - n + i)-th. A claim takes over an expired entry; a live one means replay
+// (as in replay.ts).
+const HITS_AND_CLAIMS = `
+with hit as (
+  insert into rate_limits (key, points, expire) values ($1, $2::int, $3::bigint)
+  on conflict (key) do update set
+    points = case when rate_limits.expire <= $4::bigint then $2::int
+      else rate_limits.points + $2::int end,
+    expire = case when rate_limits.expire <= $4::bigint then $3::bigint else rate_limits.expire end
+  returning points, expire
+), wanted as (
+  select c.jti, c.expires_at from unnest($5::text[], $8::text[]) with ordinality
+    as c(jti, expires_at, i), hit
+  where c.jti is not null and hit.points - $2::int + c.i <= $6::int
+), claim as (
+  insert into sso_jti (organization_id, jti, expires_at)
+  select $7, wanted.jti, wanted.expires_at from wanted
+  on conflict (organization_id, jti) do update set expires_at = excluded.expires_at
+    where sso_jti.expires_at < $9
+  returning jti
+)
+select hit.points as "points", hit.expire::text as "expire",
+  array(select jti from claim) as "claimed"
+from hit`;
+
+interface PendingClaim {
+  jti: string;
+  expiresAt: string;
+  resolve(outcome: HitAndClaim): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * PostgreSQL with the counters in the store: one hit on `counter.keyPrefix + key` and the
+ * claim of (orgId, jti), in one statement (one round trip, atomic).
+ *
+ * Group-counted: every exchange of an organization hits the same counter row, whose lock each
+ * statement holds through its commit (a WAL flush), so one at a time could pass, whatever
+ * the pool size. Here at most one statement per counter is in flight per process; the hits
+ * that arrive meanwhile go together in the next, which adds their number to the counter at
+ * once and hands each its own place in it: the same counts, the same refusals, as one by one.
+ * Across processes the row lock still orders the statements.
+ */
+export function pgHitAndClaim(pool: Pg.Pool) {
+  const inFlight = new Map<string, PendingClaim[] | undefined>();
+
+  async function send(
+    counter: HitCounter,
+    counterKey: string,
+    orgId: string,
+    batch: PendingClaim[],
+  ) {
+    try {
+      // A jti twice in one batch: the first is claimed (or refused), the later ones replays.
+      const firstOf = new Map<string, number>();
+      for (const [i, c] of batch.entries()) if (!firstOf.has(c.jti)) firstOf.set(c.jti, i);
+      const now = new Date();
+      const at = now.getTime();
+      const { rows } = await pool.query({
+        name: statementNameOn(pool, HITS_AND_CLAIMS),
+        text: HITS_AND_CLAIMS,
+        values: [
+          counterKey,
+          batch.length,
+          at + counter.windowMs,
+          at,
+          // Later duplicates keep their place (and their hit) but claim nothing.
+          batch.map((c, i) => (firstOf.get(c.jti) === i ? c.jti : null)),
+          counter.limit,
+          orgId,
+          batch.map((c) => c.expiresAt),
+          now.toISOString(),
+        ],
+      });
+      const row = rows[0] as { points: number; expire: string; claimed: string[] };
+      const claimed = new Set(row.claimed);
+      const msBeforeNext = Math.max(0, Number(row.expire) - Date.now());
+      for (const [i, c] of batch.entries()) {
+        c.resolve({
+          consumedPoints: row.points - batch.length + i + 1,
+          msBeforeNext,
+          fresh: firstOf.get(c.jti) === i && claimed.has(c.jti),
+        });
+      }
+    } catch (err) {
+      for (const c of batch) c.reject(err);
+    }
+  }
+
+  return (
+    counter: HitCounter,
+    key: string,
+    claim: { orgId: string; jti: string; expiresAt: string },
+  ): Promise<HitAndClaim> => {
+    // One batch per counter and organization: the statement counts and claims for one of each.
+    const counterKey = counter.keyPrefix + key;
+    const batchKey = `${counterKey}\u0000${claim.orgId}`;
+    return new Promise<HitAndClaim>((resolve, reject) => {
+      const entry = { jti: claim.jti, expiresAt: claim.expiresAt, resolve, reject };
+      const waiting = inFlight.get(batchKey);
+      if (waiting) {
+        waiting.push(entry);
+        return;
+      }
+      // None in flight: this one goes now; those arriving meanwhile gather for the next.
+      const run = async (batch: PendingClaim[]) => {
+        inFlight.set(batchKey, []);
+        await send(counter, counterKey, claim.orgId, batch);
+        const next = inFlight.get(batchKey)!;
+        if (next.length > 0) void run(next);
+        else inFlight.delete(batchKey);
+      };
+      void run([entry]);
+    });
+  };
+}
+
+// rate-limiter-flexible's own counting script (RateLimiterRedis), then the jti's `SET NX`
+// with its remaining lifetime, only when the hit is within the limit: one round trip, atomic.
+const HIT_AND_CLAIM_LUA = `
+redis.call('set', KEYS[1], 0, 'EX', ARGV[1], 'NX')
+local consumed = redis.call('incrby', KEYS[1], 1)
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[1])
+  ttl = 1000 * ARGV[1]
+end
+local fresh = 0
+if consumed <= tonumber(ARGV[2]) then
+  if redis.call('set', KEYS[2], '1', 'PX', ARGV[3], 'NX') then fresh = 1 end
+end
+return {consumed, ttl, fresh}`;
+
+type WithHitAndClaim = Redis & {
+  bkHitAndClaimJti(
+    counterKey: string,
+    jtiKey: string,
+    windowSeconds: number,
+    limit: number,
+    ttlMs: number,
+  ): Promise<[number, number, number]>;
+};
+
+/** The Redis key of a used jti (as the Redis replay guard keeps it). */
+export const redisJtiKey = (orgId: string, jti: string) => `bk:jti:${orgId}:${jti}`;
+
+/**
+ * Redis holding both the counters and the used jtis: the hit and the claim in one script
+ * (EVALSHA, one round trip). `ttlMs` is how long the jti stays used.
+ */
+export async function hitAndClaimJtiRedis(
+  redis: Redis,
+  counter: HitCounter,
+  key: string,
+  claim: { orgId: string; jti: string; ttlMs: number },
+): Promise<HitAndClaim> {
+  const client = redis as WithHitAndClaim;
+  if (typeof client.bkHitAndClaimJti !== 'function') {
+    redis.defineCommand('bkHitAndClaimJti', { numberOfKeys: 2, lua: HIT_AND_CLAIM_LUA });
+  }
+  const [consumed, ttl, fresh] = await client.bkHitAndClaimJti(
+    counter.keyPrefix + key,
+    redisJtiKey(claim.orgId, claim.jti),
+    Math.ceil(counter.windowMs / 1000),
+    counter.limit,
+    claim.ttlMs,
+  );
+  return { consumedPoints: consumed, msBeforeNext: ttl, fresh: fresh === 1 };
+}
+
+// A first sign-in of an email never seen: the user and the membership in one statement. When
+// the email exists already (another organization, a race) nothing is written and the caller
+// provisions in a transaction as before.
+const NEW_USER_AND_MEMBER = `
+with u as (
+  insert into users (id, email, full_name, first_name, last_name, title, avatar_url,
+    is_email_verified, created_at)
+  values ($1, $2, $3, $4, $5, null, null, 0, $6)
+  on conflict (email) do nothing
+  returning *
+), m as (
+  insert into members (id, organization_id, user_id, role, groups, created_at)
+  select $7, $8, u.id, $9, $10, $6 from u
+  returning *
+)
+select m.id, m.organization_id as "organizationId", m.user_id as "userId", m.role,
+  m.groups, m.created_at as "createdAt", u.email as "userEmail",
+  u.full_name as "userFullName", u.first_name as "userFirstName",
+  u.last_name as "userLastName", u.title as "userTitle",
+  u.avatar_url as "userAvatarUrl", u.is_email_verified as "userIsEmailVerified",
+  u.created_at as "userCreatedAt"
+from m join u on u.id = m.user_id`;
+
+/**
+ * PostgreSQL: creates the user and their membership in one statement, or returns undefined
+ * (nothing written) when a user with this email exists.
+ */
+export async function insertNewUserAndMemberPg(
+  pool: Pg.Pool,
+  user: {
+    id: string;
+    email: string;
+    fullName: string | null;
+    firstName: string | null;
+    lastName: string | null;
+  },
+  member: { id: string; organizationId: string; role: string; groups: string | null },
+  at: string,
+): Promise<MemberWithGroups | undefined> {
+  const { rows } = await pool.query({
+    name: statementNameOn(pool, NEW_USER_AND_MEMBER),
+    text: NEW_USER_AND_MEMBER,
+    values: [
+      user.id,
+      user.email,
+      user.fullName,
+      user.firstName,
+      user.lastName,
+      at,
+      member.id,
+      member.organizationId,
+      member.role,
+      member.groups,
+    ],
+  });
+  return rows[0] as MemberWithGroups | undefined;
+}

@@ -1,0 +1,224 @@
+// The SSO exchange's statements on PostgreSQL (store/sso-exchange.ts): how many round trips an
+// exchange takes, and that folding them kept the rate limit, the replay protection and the
+// first sign-in exact across two instances sharing the counters.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBridge } from '../support/bridge';
+import {
+  claimsFor,
+  createOrg,
+  createSharedPg,
+  type SharedPg,
+  signHs256,
+  startBridgeOn,
+} from './support';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const LIMIT = 3;
+
+type Connection = Record<'query' | 'parse' | 'sync', (...args: unknown[]) => unknown>;
+
+/**
+ * The statements the bridge's pool sends while `run` runs, counted on the wire protocol: a
+ * simple query, or an extended one (parse/bind/execute, ended by one sync) — a round trip each.
+ */
+async function roundTrips<T>(
+  bridge: TestBridge,
+  run: () => Promise<T>,
+): Promise<{ result: T; texts: string[] }> {
+  const pool = bridge.deps.store.pgPool!;
+  const client = await pool.connect();
+  const proto = Object.getPrototypeOf(
+    (client as unknown as { connection: Connection }).connection,
+  ) as Connection;
+  client.release();
+  const original = { query: proto.query, parse: proto.parse, sync: proto.sync };
+  const texts: string[] = [];
+  let parsed: string | undefined;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    texts.push(String(args[0]));
+    return original.query.apply(this, args);
+  };
+  proto.parse = function (this: unknown, ...args: unknown[]) {
+    parsed = (args[0] as { text?: string }).text;
+    return original.parse.apply(this, args);
+  };
+  proto.sync = function (this: unknown, ...args: unknown[]) {
+    texts.push(parsed ?? '(a named statement prepared before)');
+    parsed = undefined;
+    return original.sync.apply(this, args);
+  };
+  try {
+    return { result: await run(), texts };
+  } finally {
+    Object.assign(proto, original);
+  }
+}
+
+describe.each([
+  ['the store', {}, 2],
+  ['Redis', { REDIS_URL }, 1],
+] as const)(
+  'the SSO exchange on PostgreSQL, jti and counters in %s',
+  (where, env, returningTrips) => {
+    let db: SharedPg;
+    let one: TestBridge;
+    let two: TestBridge;
+    let redis: Redis | undefined;
+    let org: { id: string; jwtSecret: string };
+
+    beforeAll(async () => {
+      db = await createSharedPg();
+      const limits = { BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: String(LIMIT), ...env };
+      one = await startBridgeOn(db, limits);
+      two = await startBridgeOn(db, limits);
+      if (where === 'Redis') redis = new Redis(REDIS_URL);
+    });
+    afterAll(async () => {
+      await one?.stop();
+      await two?.stop();
+      await redis?.quit();
+      await db?.drop();
+    });
+    // Each test its own organization: the SSO limit counts per organization.
+    const newOrg = async () => {
+      const owner = await one.newUser();
+      org = await createOrg(one, owner.key, { embedAllowedOrigins: ['https://app.example.com'] });
+    };
+    afterEach(() => {
+      org = undefined as never;
+    });
+
+    const exchange = (bridge: TestBridge, jwt: string, headers: Record<string, string> = {}) =>
+      bridge.request('POST', '/api/sso/jwt', { body: { jwt }, headers });
+    const jtiUsed = async (orgId: string, jti: string) => {
+      if (redis) return (await redis.exists(`bk:jti:${orgId}:${jti}`)) === 1;
+      const rows = await one.deps.store.db
+        .selectFrom('ssoJti')
+        .select('jti')
+        .where('organizationId', '=', orgId)
+        .where('jti', '=', jti)
+        .execute();
+      return rows.length === 1;
+    };
+
+    it(`signs a returning member in with ${returningTrips} PostgreSQL round trip(s), a new email with one more`, async () => {
+      await newOrg();
+      const email = `r-${randomBytes(4).toString('hex')}@example.com`;
+      const first = await roundTrips(one, async () =>
+        exchange(one, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
+      );
+      expect(first.result.status).toBe(200);
+      // The organization with the (absent) membership; the hit with the claim where the counters
+      // live in the store; the user and the membership in one statement.
+      expect(first.texts).toHaveLength(returningTrips + 1);
+      expect(first.texts.filter((t) => /^\s*(begin|commit)/i.test(t))).toEqual([]);
+
+      const again = await roundTrips(two, async () =>
+        exchange(two, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
+      );
+      expect(again.result.status).toBe(200);
+      expect(again.texts).toHaveLength(returningTrips);
+      // The same member, read on the other instance with the organization.
+      expect(again.result.body.data.member).toEqual(first.result.body.data.member);
+      expect(again.result.body.data.organization.id).toBe(org.id);
+    });
+
+    it('counts every exchange on both instances, answers 429 past the limit and leaves that jti unused', async () => {
+      await newOrg();
+      const remaining: (string | null)[] = [];
+      for (const bridge of [one, two, one]) {
+        const res = await exchange(bridge, await signHs256(claimsFor(org.id), org.jwtSecret));
+        expect(res.status).toBe(200);
+        remaining.push(res.headers.get('ratelimit-remaining'));
+      }
+      expect(remaining).toEqual(['2', '1', '0']);
+
+      const claims = claimsFor(org.id);
+      const jwt = await signHs256(claims, org.jwtSecret);
+      const limited = await exchange(two, jwt);
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toMatchObject({ title: 'TooManyRequests', code: 'rate_limited' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+      // Refused before its jti was used: the token stays good for when the window ends.
+      expect(await jtiUsed(org.id, claims.jti)).toBe(false);
+    });
+
+    it('refuses a replay on the other instance, and a refused origin counts its hit first', async () => {
+      await newOrg();
+      const claims = claimsFor(org.id);
+      const jwt = await signHs256(claims, org.jwtSecret);
+      expect((await exchange(one, jwt)).status).toBe(200);
+      expect(await jtiUsed(org.id, claims.jti)).toBe(true);
+      const replay = await exchange(two, jwt);
+      expect(replay.status).toBe(401);
+      expect(replay.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
+
+      // A page of another origin: refused 403 with its hit counted, the jti left unused.
+      const other = claimsFor(org.id);
+      const refused = await exchange(one, await signHs256(other, org.jwtSecret), {
+        origin: 'https://evil.example.net',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
+      expect(refused.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 3));
+      expect(await jtiUsed(org.id, other.jti)).toBe(false);
+      // The limit is spent (the replay counted too): the same refusal is now a 429.
+      const spent = await exchange(two, await signHs256(claimsFor(org.id), org.jwtSecret), {
+        origin: 'https://evil.example.net',
+      });
+      expect(spent.status).toBe(429);
+      expect(spent.body.error).toMatchObject({ code: 'rate_limited' });
+    });
+
+    it('counts concurrent exchanges one by one: exactly the limit pass, each place given once', async () => {
+      await newOrg();
+      // Many at once on each instance: they go to the counter together (sso-exchange.ts).
+      const tokens = await Promise.all(
+        Array.from({ length: 12 }, () => signHs256(claimsFor(org.id), org.jwtSecret)),
+      );
+      const results = await Promise.all(tokens.map((jwt, i) => exchange(i % 2 ? one : two, jwt)));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(tokens.length - LIMIT);
+      const places = results
+        .filter((r) => r.status === 200)
+        .map((r) => r.headers.get('ratelimit-remaining'))
+        .sort();
+      expect(places).toEqual(['0', '1', '2']);
+    });
+
+    it('accepts one of many concurrent uses of one jti on both instances', async () => {
+      await newOrg();
+      const claims = claimsFor(org.id);
+      const jwt = await signHs256(claims, org.jwtSecret);
+      const results = await Promise.all(
+        Array.from({ length: LIMIT }, (_, i) => exchange(i % 2 ? one : two, jwt)),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(LIMIT - 1).fill(401)]);
+      for (const r of results.filter((r) => r.status === 401)) {
+        expect(r.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
+      }
+      expect(await jtiUsed(org.id, claims.jti)).toBe(true);
+    });
+
+    it('takes a member whose groups changed through the transaction, and answers the new groups', async () => {
+      await newOrg();
+      const email = `g-${randomBytes(4).toString('hex')}@example.com`;
+      const sign = async (groups: string[]) =>
+        exchange(one, await signHs256(claimsFor(org.id, { email, groups }), org.jwtSecret));
+      expect((await sign(['a'])).status).toBe(200);
+      expect((await sign(['b'])).status).toBe(200);
+      const [row] = await one.deps.store.db
+        .selectFrom('members as m')
+        .innerJoin('users as u', 'u.id', 'm.userId')
+        .select('m.groups')
+        .where('m.organizationId', '=', org.id)
+        .where('u.email', '=', email)
+        .execute();
+      expect(row?.groups).toBe(JSON.stringify(['b']));
+    });
+  },
+);

@@ -1,0 +1,214 @@
+// The SSO exchange's statements (store/sso-exchange.ts) against real stores: PostgreSQL direct
+// and through PgBouncer in transaction mode (unnamed statements), and SQLite for the read.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type Pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../src/store/db';
+import { findMemberByEmail } from '../src/store/members';
+import {
+  findOrganizationWithMember,
+  insertNewUserAndMemberPg,
+  pgHitAndClaim,
+} from '../src/store/sso-exchange';
+import { createPgDatabase, ENGINES } from './support/bridge';
+
+const NOW = new Date().toISOString();
+const LATER = new Date(Date.now() + 600_000).toISOString();
+const org = (id: string) => ({
+  id,
+  name: id,
+  slug: id,
+  customAiContext: null,
+  onboardingStatus: 'STARTED',
+  fullEmbedEnabled: 0,
+  embedAllowedOrigins: '[]',
+  jwtSecretSealed: 'sealed',
+  createdAt: NOW,
+  updatedAt: NOW,
+});
+
+describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
+  let store: Store;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-sso-x-'));
+    database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
+    store = openStore({ databaseUrl: database?.url, dataDir });
+    await store.migrate();
+    await store.db
+      .insertInto('organizations')
+      .values([org('org_a'), org('org_b')])
+      .execute();
+    await store.db
+      .insertInto('users')
+      .values({
+        id: 'usr_1',
+        email: 'one@example.com',
+        fullName: 'One',
+        firstName: 'O',
+        lastName: null,
+        title: null,
+        avatarUrl: null,
+        isEmailVerified: 0,
+        createdAt: NOW,
+      })
+      .execute();
+    await store.db
+      .insertInto('members')
+      .values({
+        id: 'mem_1',
+        organizationId: 'org_a',
+        userId: 'usr_1',
+        role: 'ADMIN',
+        groups: '["g"]',
+        createdAt: NOW,
+      })
+      .execute();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads the organization with the membership of an email, as findMemberByEmail does', async () => {
+    const found = await findOrganizationWithMember(store.db, 'org_a', 'one@example.com');
+    expect(found?.org).toMatchObject({ id: 'org_a', jwtSecretSealed: 'sealed' });
+    expect(found?.org).not.toHaveProperty('memberId');
+    expect(found?.member).toEqual(await findMemberByEmail(store.db, 'org_a', 'one@example.com'));
+    expect(found?.member).toMatchObject({ id: 'mem_1', role: 'ADMIN', groups: '["g"]' });
+    // A user of another organization, an unknown email: the organization, no membership.
+    expect(await findOrganizationWithMember(store.db, 'org_b', 'one@example.com')).toEqual({
+      org: expect.objectContaining({ id: 'org_b' }),
+      member: undefined,
+    });
+    expect(
+      (await findOrganizationWithMember(store.db, 'org_a', 'nobody@example.com'))?.member,
+    ).toBeUndefined();
+    expect(await findOrganizationWithMember(store.db, 'org_zz', 'one@example.com')).toBeUndefined();
+  });
+
+  const pgOnly = engine === 'sqlite' ? it.skip : it;
+
+  /** The statements sent through `pool.query` while `run` runs. */
+  async function counted<T>(pool: Pg.Pool, run: () => Promise<T>) {
+    const original = pool.query;
+    let statements = 0;
+    pool.query = ((...args: Parameters<Pg.Pool['query']>) => {
+      statements++;
+      return (original as (...a: unknown[]) => unknown).apply(pool, args);
+    }) as Pg.Pool['query'];
+    try {
+      return { result: await run(), statements };
+    } finally {
+      pool.query = original;
+    }
+  }
+
+  pgOnly(
+    'counts hits that arrive together in one statement, each in its own place, and claims within the limit',
+    async () => {
+      const pool = store.pgPool!;
+      const hitAndClaim = pgHitAndClaim(pool);
+      const counter = { keyPrefix: `bk:test-${randomUUID()}:`, windowMs: 60_000, limit: 6 };
+      const jtis = ['j1', 'j2', 'j2', 'j3', 'j4', 'j5', 'j6', 'j7', 'j8', 'j9'];
+      const { result, statements } = await counted(pool, () =>
+        Promise.all(
+          jtis.map((jti) =>
+            hitAndClaim(counter, 'sso:org_a', { orgId: 'org_a', jti, expiresAt: LATER }),
+          ),
+        ),
+      );
+      // The first alone; the nine that arrived while it ran, together.
+      expect(statements).toBe(2);
+      expect(result.map((r) => r.consumedPoints)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      // j2 again is a replay; past the 6th hit nothing is claimed.
+      expect(result.map((r) => r.fresh)).toEqual([
+        true,
+        true,
+        false,
+        true,
+        true,
+        true,
+        false,
+        false,
+        false,
+        false,
+      ]);
+      for (const r of result) {
+        expect(r.msBeforeNext).toBeGreaterThan(50_000);
+        expect(r.msBeforeNext).toBeLessThanOrEqual(60_000);
+      }
+      const claimed = await store.db
+        .selectFrom('ssoJti')
+        .select('jti')
+        .where('organizationId', '=', 'org_a')
+        .orderBy('jti')
+        .execute();
+      expect(claimed.map((r) => r.jti)).toEqual(['j1', 'j2', 'j3', 'j4', 'j5']);
+
+      // A used jti stays used; an expired window starts again at the hits of the statement.
+      await store.db
+        .updateTable('rateLimits' as never)
+        .set({ expire: Date.now() - 1 } as never)
+        .where('key' as never, '=', `${counter.keyPrefix}sso:org_a` as never)
+        .execute();
+      const [again, fresh] = await Promise.all([
+        hitAndClaim(counter, 'sso:org_a', { orgId: 'org_a', jti: 'j1', expiresAt: LATER }),
+        hitAndClaim(counter, 'sso:org_a', { orgId: 'org_a', jti: 'j10', expiresAt: LATER }),
+      ]);
+      expect(again).toMatchObject({ consumedPoints: 1, fresh: false });
+      expect(fresh).toMatchObject({ consumedPoints: 2, fresh: true });
+    },
+  );
+
+  pgOnly('takes over a jti whose entry has expired', async () => {
+    const hitAndClaim = pgHitAndClaim(store.pgPool!);
+    const counter = { keyPrefix: `bk:test-${randomUUID()}:`, windowMs: 60_000, limit: 100 };
+    await store.db
+      .insertInto('ssoJti')
+      .values({ organizationId: 'org_b', jti: 'old', expiresAt: '2000-01-01T00:00:00.000Z' })
+      .execute();
+    const claim = { orgId: 'org_b', jti: 'old', expiresAt: LATER };
+    expect((await hitAndClaim(counter, 'sso:org_b', claim)).fresh).toBe(true);
+    expect((await hitAndClaim(counter, 'sso:org_b', claim)).fresh).toBe(false);
+  });
+
+  pgOnly(
+    'creates a new user and membership in one statement, and nothing for a known email',
+    async () => {
+      const pool = store.pgPool!;
+      const user = { fullName: 'Two T', firstName: 'Two', lastName: 'T' };
+      const { result: created, statements } = await counted(pool, () =>
+        insertNewUserAndMemberPg(
+          pool,
+          { id: 'usr_2', email: 'two@example.com', ...user },
+          { id: 'mem_2', organizationId: 'org_b', role: 'MEMBER', groups: null },
+          NOW,
+        ),
+      );
+      expect(statements).toBe(1);
+      expect(created).toEqual(await findMemberByEmail(store.db, 'org_b', 'two@example.com'));
+      expect(created).toMatchObject({ id: 'mem_2', userId: 'usr_2', userEmail: 'two@example.com' });
+
+      const known = await insertNewUserAndMemberPg(
+        pool,
+        { id: 'usr_3', email: 'one@example.com', ...user },
+        { id: 'mem_3', organizationId: 'org_b', role: 'MEMBER', groups: null },
+        NOW,
+      );
+      expect(known).toBeUndefined();
+      const rows = await store.db
+        .selectFrom('members')
+        .select('id')
+        .where('id', '=', 'mem_3')
+        .execute();
+      expect(rows).toEqual([]);
+    },
+  );
+});
