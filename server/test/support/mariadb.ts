@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -103,9 +103,15 @@ export async function startMariaDb(options: MariaDbOptions): Promise<MariaDb> {
     await chown(dir, ids.uid, ids.gid);
     await chmod(dir, 0o700);
     const data = join(dir, 'data');
+    // Its own temp dir: the server's temporary tables never meet another server's (or another
+    // test's clean-up) in the shared /tmp. mariadb-install-db passes it to its bootstrap server.
+    const temp = join(dir, 'tmp');
+    await mkdir(temp);
+    await chown(temp, ids.uid, ids.gid);
     await run('mariadb-install-db', [
       '--no-defaults',
       `--datadir=${data}`,
+      `--tmpdir=${temp}`,
       '--user=mysql',
       '--auth-root-authentication-method=socket',
       '--skip-test-db',
@@ -119,6 +125,7 @@ export async function startMariaDb(options: MariaDbOptions): Promise<MariaDb> {
       [
         '--no-defaults',
         `--datadir=${data}`,
+        `--tmpdir=${temp}`,
         '--user=mysql',
         `--port=${port}`,
         '--bind-address=127.0.0.1',
