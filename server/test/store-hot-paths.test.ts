@@ -10,20 +10,7 @@ import { findOrganizationById } from '../src/store/organizations';
 import { precompiled } from '../src/store/precompiled';
 import { startCheckpointer } from '../src/store/sqlite-checkpointer';
 import { createPgDatabase, ENGINES } from './support/bridge';
-
-const NOW = new Date().toISOString();
-const org = (id: string, name = id) => ({
-  id,
-  name,
-  slug: id,
-  customAiContext: null,
-  onboardingStatus: 'STARTED',
-  fullEmbedEnabled: 0,
-  embedAllowedOrigins: '[]',
-  jwtSecretSealed: 'sealed',
-  createdAt: NOW,
-  updatedAt: NOW,
-});
+import { organizationRow } from './support/store-rows';
 
 describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
   let dataDir: string;
@@ -37,7 +24,7 @@ describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
     await store.migrate();
     await store.db
       .insertInto('organizations')
-      .values([org('org_a', 'A'), org('org_b', 'B')])
+      .values([organizationRow('org_a', 'A'), organizationRow('org_b', 'B')])
       .execute();
   });
   afterAll(async () => {

@@ -14,21 +14,10 @@ import {
   pgHitAndClaim,
 } from '../src/store/sso-exchange';
 import { createPgDatabase, ENGINES } from './support/bridge';
+import { organizationRow } from './support/store-rows';
 
 const NOW = new Date().toISOString();
 const LATER = new Date(Date.now() + 600_000).toISOString();
-const org = (id: string) => ({
-  id,
-  name: id,
-  slug: id,
-  customAiContext: null,
-  onboardingStatus: 'STARTED',
-  fullEmbedEnabled: 0,
-  embedAllowedOrigins: '[]',
-  jwtSecretSealed: 'sealed',
-  createdAt: NOW,
-  updatedAt: NOW,
-});
 
 describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
   let dataDir: string;
@@ -42,7 +31,7 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
     await store.migrate();
     await store.db
       .insertInto('organizations')
-      .values([org('org_a'), org('org_b')])
+      .values([organizationRow('org_a'), organizationRow('org_b')])
       .execute();
     await store.db
       .insertInto('users')

@@ -3,6 +3,7 @@ import type Pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Deps } from '../deps';
 import { lazy } from '../lazy';
+import { pg as pgModule } from '../verify/modules';
 import {
   BUSY_RETRY_MS,
   type JobKind,
@@ -14,20 +15,12 @@ import {
 } from './jobs';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
-const pgModule = lazy<typeof Pg>('pg');
 
 const QUEUE: Record<JobKind, string> = { health: 'bridgekit-health', sync: 'bridgekit-sync' };
 const SWEEP: Record<JobKind, string> = {
   health: 'bridgekit-health-sweep',
   sync: 'bridgekit-sync-sweep',
 };
-
-/**
- * The connection string for the job engine: pg-boss keeps no session state (no LISTEN, only
- * transaction-scoped advisory locks, each command one transaction), so it works through a
- * transaction pooler, and uses the store's own DATABASE_URL.
- */
-export const jobEngineUrl = (deps: Deps) => deps.config.databaseUrl as string;
 
 interface JobData {
   id?: string;
@@ -52,7 +45,9 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
         : pg.types.getTypeParser(oid, format),
   };
   const pool = new pg.Pool({
-    connectionString: jobEngineUrl(deps),
+    // pg-boss keeps no session state (no LISTEN, only transaction-scoped advisory locks, each
+    // command one transaction): it works through a transaction pooler, on the store's own URL.
+    connectionString: config.databaseUrl as string,
     max: 3,
     application_name: 'bridgekit-jobs',
     connectionTimeoutMillis: 5000,
