@@ -66,20 +66,20 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
   });
 
   it('reads the organization with the membership of an email, as findMemberByEmail does', async () => {
-    const found = await findOrganizationWithMember(store.db, 'org_a', 'one@example.com');
+    const found = await findOrganizationWithMember(store, 'org_a', 'one@example.com');
     expect(found?.org).toMatchObject({ id: 'org_a', jwtSecretSealed: 'sealed' });
     expect(found?.org).not.toHaveProperty('memberId');
     expect(found?.member).toEqual(await findMemberByEmail(store.db, 'org_a', 'one@example.com'));
     expect(found?.member).toMatchObject({ id: 'mem_1', role: 'ADMIN', groups: '["g"]' });
     // A user of another organization, an unknown email: the organization, no membership.
-    expect(await findOrganizationWithMember(store.db, 'org_b', 'one@example.com')).toEqual({
+    expect(await findOrganizationWithMember(store, 'org_b', 'one@example.com')).toEqual({
       org: expect.objectContaining({ id: 'org_b' }),
       member: undefined,
     });
     expect(
-      (await findOrganizationWithMember(store.db, 'org_a', 'nobody@example.com'))?.member,
+      (await findOrganizationWithMember(store, 'org_a', 'nobody@example.com'))?.member,
     ).toBeUndefined();
-    expect(await findOrganizationWithMember(store.db, 'org_zz', 'one@example.com')).toBeUndefined();
+    expect(await findOrganizationWithMember(store, 'org_zz', 'one@example.com')).toBeUndefined();
   });
 
   const pgOnly = engine === 'sqlite' ? it.skip : it;

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { SsoClaims } from '@bridgekit/contract';
 import type { Response } from 'express';
 import { ApiError } from '../api-error';
@@ -46,10 +47,10 @@ function keyCache(deps: Deps) {
  * The organization's HS256 keys, current first, then the one a rotation replaced while its
  * grace lasts (judged at `deps.now()`, never after). Each is decrypted and imported once per
  * sealed secret (a rotated or re-encrypted secret is another sealed value, so it is never
- * served stale). Non-extractable: the plaintext secret does not stay in memory. Kept per
+ * served stale). The plaintext secret does not stay on the heap. Kept per
  * SecretBox: only a box that can open a secret is ever handed its key.
  */
-function orgHmacKeys(deps: Deps, org: OrganizationRow): Promise<CryptoKey>[] {
+function orgHmacKeys(deps: Deps, org: OrganizationRow): KeyObject[] {
   const keys = keyCache(deps);
   const key = (field: string, sealed: string) =>
     keys(`${org.id}\u0000${field}\u0000${sealed}`, () =>
@@ -100,7 +101,7 @@ export async function readTokenOrganization(
     return org ? { org } : undefined;
   }
   const email = normalizeEmail(unverifiedEmail);
-  const found = await findOrganizationWithMember(deps.store.db, orgId, email);
+  const found = await findOrganizationWithMember(deps.store, orgId, email);
   return found ? { org: found.org, member: { email, row: found.member } } : undefined;
 }
 
@@ -148,7 +149,7 @@ export async function verifyHostToken(
     findOrgSecret: async (orgId, unverifiedEmail) => {
       read =
         known?.org.id === orgId ? known : await readTokenOrganization(deps, orgId, unverifiedEmail);
-      return read ? Promise.all(orgHmacKeys(deps, read.org)) : null;
+      return read ? orgHmacKeys(deps, read.org) : null;
     },
     consumeJti: async (_orgId, jti, expiresAt) => {
       if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');

@@ -1,27 +1,18 @@
+import type { KeyObject } from 'node:crypto';
 import { BoundedMap } from '../bounded-map';
-
-/** Imports an HS256 verification key from a secret (a string as its UTF-8 bytes). */
-export const importHmacKey = (secret: string | Uint8Array): Promise<CryptoKey> =>
-  crypto.subtle.importKey(
-    'raw',
-    typeof secret === 'string' ? new TextEncoder().encode(secret) : new Uint8Array(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['verify'],
-  );
+import { hs256Key } from './hs256';
 
 /**
- * jose verifies through WebCrypto and, given raw bytes, imports the key anew on every call.
- * This keeps imported keys by id, each imported once; `secret` is only called on a miss, so
- * a key kept here needs no plaintext kept beside it. A failed import is not kept.
+ * HS256 keys by id, each made once from its secret; `secret` is only called on a miss, so a
+ * key kept here needs no plaintext kept beside it (a KeyObject holds its bytes outside the JS
+ * heap and never hands them to a log or a serializer).
  */
 export function hmacKeyCache(max = 1000) {
-  const keys = new BoundedMap<string, Promise<CryptoKey>>(max);
-  return (id: string, secret: () => string | Uint8Array): Promise<CryptoKey> => {
+  const keys = new BoundedMap<string, KeyObject>(max);
+  return (id: string, secret: () => string | Uint8Array): KeyObject => {
     let key = keys.get(id);
     if (!key) {
-      key = importHmacKey(secret());
-      key.catch(() => keys.delete(id));
+      key = hs256Key(secret());
       keys.set(id, key);
     }
     return key;

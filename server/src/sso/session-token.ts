@@ -1,4 +1,5 @@
-import { createHmac, createSecretKey, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { decodeJsonObject, hs256Key, hs256Matches, hs256Sign, signatureBytes } from './hs256';
 
 /**
  * The bridge's own embed session token: an HS256 JWT signed with BRIDGE_SESSION_SECRET.
@@ -74,21 +75,6 @@ const isId = (value: unknown): value is string =>
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: SESSION_TYP })).toString(
   'base64url',
 );
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const SIGNATURE_BYTES = 32;
-
-function parsePayload(segment: string): Record<string, unknown> | null {
-  if (!BASE64URL.test(segment)) return null;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
-}
-
 export const DEFAULT_SESSION_MAX_AGE_SECONDS = 12 * 3600;
 
 const isKind = (value: unknown): value is SessionKind => value === 'kit' || value === 'embed';
@@ -165,8 +151,7 @@ export function createSessionTokens(options: {
     }
   }
   // A private copy: a caller mutating its buffer must not change the key.
-  const secret = createSecretKey(Buffer.from(key));
-  const sign = (input: string) => createHmac('sha256', secret).update(input).digest();
+  const secret = hs256Key(key);
 
   type Lifetime = Pick<SessionClaims, 'sessionId' | 'signedInAt' | 'absoluteExpiresAt'>;
   const mint = (grant: SessionGrant, life: Lifetime): IssuedSession | null => {
@@ -188,7 +173,7 @@ export function createSessionTokens(options: {
     );
     const input = `${HEADER}.${payload}`;
     return {
-      token: `${input}.${sign(input).toString('base64url')}`,
+      token: `${input}.${hs256Sign(secret, input).toString('base64url')}`,
       expiresAt: claims.expiresAt,
       claims,
     };
@@ -216,11 +201,9 @@ export function createSessionTokens(options: {
       if (parts.length !== 3) return null;
       const [header, payload, signature] = parts as [string, string, string];
       // Only the header the bridge writes: alg and typ fixed, nothing else to interpret.
-      if (header !== HEADER || !BASE64URL.test(signature)) return null;
-      const given = Buffer.from(signature, 'base64url');
-      if (given.length !== SIGNATURE_BYTES) return null;
-      if (!timingSafeEqual(given, sign(`${header}.${payload}`))) return null;
-      const claims = parsePayload(payload);
+      if (header !== HEADER) return null;
+      if (!hs256Matches(secret, `${header}.${payload}`, signatureBytes(signature))) return null;
+      const claims = decodeJsonObject(payload);
       return claims ? claimsOf(claims, now().getTime() / 1000) : null;
     },
   };

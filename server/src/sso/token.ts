@@ -1,17 +1,22 @@
+import { type KeyObject, randomBytes } from 'node:crypto';
 import { MAX_SSO_TOKEN_LENGTH, type SsoClaims } from '@bridgekit/contract';
-import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { importHmacKey } from './hmac-keys';
+import { decodeJsonObject, hs256Key, hs256Matches, signatureBytes } from './hs256';
 
 /**
  * Verification of the SSO token a host backend signs with an organization's jwtSecret: a
  * JWT, HS256 only, with `email`, `orgId`, `iat` and `exp` required, a lifetime of at most an
  * hour and a single-use `jti` when present. Every failure is a `reason` for the log; callers
  * answer all of them with one generic 401, so a caller learns nothing about which one it was.
+ *
+ * The checks are the ones jose's `jwtVerify` makes for these options (header, algorithm,
+ * signature, required and registered claims, in its order and with its 30 s tolerance; the
+ * tests sign with jose and jsonwebtoken), written out over node:crypto's synchronous HMAC
+ * (hs256.ts says why). One algorithm, one key type, a fixed claim set: nothing else to choose.
  */
 
-/** A jwtSecret, or the HMAC key already imported from it. */
-export type OrgSecret = string | CryptoKey;
+/** A jwtSecret, or the HMAC key already made from it. */
+export type OrgSecret = string | KeyObject;
 
 export interface SsoTokenDeps {
   /**
@@ -37,9 +42,10 @@ export const SSO_MAX_LIFETIME_SECONDS = 3600;
 const MAX_ORG_ID_LENGTH = 255;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE = /^[A-Za-z0-9_-]*$/;
+const REQUIRED_CLAIMS = ['email', 'orgId', 'iat', 'exp'] as const;
 
 // Verified against when the organization is unknown, so that path still costs one HMAC.
-const dummyKey = importHmacKey(crypto.getRandomValues(new Uint8Array(32)));
+const dummyKey = hs256Key(randomBytes(32));
 
 const ClaimsCheck = z.object({
   email: z.string().max(254).pipe(z.email()),
@@ -57,31 +63,6 @@ type Failure = Extract<SsoTokenResult, { ok: false }>;
 const failure = (reason: string): Failure => ({ ok: false, reason });
 const isFailure = (value: object): value is Failure => 'ok' in value && value.ok === false;
 
-/** Stable reasons for jose failures, by `err.code`, never by message text. */
-function reasonOf(error: unknown): string {
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    return error.reason === 'missing'
-      ? `missing_claim:${error.claim}`
-      : `invalid_claim:${error.claim}`;
-  }
-  const code = error instanceof errors.JOSEError ? error.code : undefined;
-  switch (code) {
-    case 'ERR_JWT_EXPIRED':
-      return 'expired';
-    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return 'bad_signature';
-    case 'ERR_JOSE_ALG_NOT_ALLOWED':
-      return 'alg_not_allowed';
-    case 'ERR_JOSE_NOT_SUPPORTED':
-      return 'not_supported';
-    case 'ERR_JWS_INVALID':
-    case 'ERR_JWT_INVALID':
-      return 'malformed';
-    default:
-      return 'verification_failed';
-  }
-}
-
 /**
  * The `orgId` claim of a token, read without verifying anything: only to decide which
  * organization's allow-list answers CORS for the response (never to trust the token).
@@ -93,21 +74,22 @@ export function unverifiedOrgId(token: unknown): string | undefined {
 /** `unverifiedOrgId` with the token's `email` claim as it stands (unchecked too). */
 export function unverifiedClaims(token: unknown): { orgId: string; email: unknown } | undefined {
   if (typeof token !== 'string' || token.length > MAX_SSO_TOKEN_LENGTH) return undefined;
-  try {
-    const { orgId, email } = decodeJwt(token);
-    return typeof orgId === 'string' && orgId.length > 0 && orgId.length <= MAX_ORG_ID_LENGTH
-      ? { orgId, email }
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const claims = decodeJsonObject(token.split('.', 2)[1] ?? '');
+  const orgId = claims?.orgId;
+  return typeof orgId === 'string' && orgId.length > 0 && orgId.length <= MAX_ORG_ID_LENGTH
+    ? { orgId, email: claims?.email }
+    : undefined;
 }
 
-/**
- * The unverified `orgId` and `email` claims of a well-formed HS256 token, or the failure of a
- * malformed one.
- */
-function readUnverified(token: string): { orgId: unknown; email: unknown } | Failure {
+/** A well-formed HS256 token's parts, its claims still unverified. */
+interface Unverified {
+  signingInput: string;
+  signature: string;
+  claims: Record<string, unknown>;
+}
+
+/** The parts of a well-formed HS256 token, or the failure of a malformed one. */
+function readUnverified(token: string): Unverified | Failure {
   if (typeof token !== 'string' || token.length === 0) return failure('malformed');
   if (token.length > MAX_SSO_TOKEN_LENGTH) return failure('too_long');
   const [header = '', payload = '', signature = '', ...extra] = token.split('.');
@@ -120,14 +102,34 @@ function readUnverified(token: string): { orgId: unknown; email: unknown } | Fai
   ) {
     return failure('malformed');
   }
-  try {
-    // Exact match: jose would reject other algs too, but 'nOnE' never reaches a key lookup.
-    if (decodeProtectedHeader(token).alg !== 'HS256') return failure('alg_not_allowed');
-    const { orgId, email } = decodeJwt(token);
-    return { orgId, email };
-  } catch {
-    return failure('malformed');
+  const protectedHeader = decodeJsonObject(header);
+  if (!protectedHeader) return failure('malformed');
+  // Exact match: 'nOnE', 'hs256' and every other alg stop here, before any key lookup.
+  if (protectedHeader.alg !== 'HS256') return failure('alg_not_allowed');
+  // Critical extensions (RFC 7515 4.1.11) are not implemented, so a token naming one is
+  // refused, as jose refuses one it does not know.
+  if ('crit' in protectedHeader) return failure('not_supported');
+  const claims = decodeJsonObject(payload);
+  if (!claims) return failure('malformed');
+  return { signingInput: `${header}.${payload}`, signature, claims };
+}
+
+/** jose's checks of the registered claims for our options, with its reasons and order. */
+function checkRegisteredClaims(claims: Record<string, unknown>, nowSeconds: number) {
+  for (const claim of REQUIRED_CLAIMS) {
+    if (!(claim in claims)) return failure(`missing_claim:${claim}`);
   }
+  const { iat, nbf, exp } = claims;
+  if (iat !== undefined && typeof iat !== 'number') return failure('invalid_claim:iat');
+  if (nbf !== undefined) {
+    if (typeof nbf !== 'number') return failure('invalid_claim:nbf');
+    if (nbf > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) return failure('invalid_claim:nbf');
+  }
+  if (exp !== undefined) {
+    if (typeof exp !== 'number') return failure('invalid_claim:exp');
+    if (exp <= nowSeconds - SSO_CLOCK_TOLERANCE_SECONDS) return failure('expired');
+  }
+  return undefined;
 }
 
 type CheckedClaims = z.infer<typeof ClaimsCheck>;
@@ -168,30 +170,18 @@ function knownClaims(claims: CheckedClaims): SsoClaims {
   return result;
 }
 
-type VerifyOptions = Parameters<typeof jwtVerify>[2];
-
 /**
- * jose's verification with each secret, all at once and to the end, so the time taken does not
- * say which one matched. The answer is the matching secret's (a success, or why its token is
- * refused: expired, say); `bad_signature` only when none matched.
+ * The signature checked with each secret, all of them and to the end, so the time taken does
+ * not say which one matched.
  */
-async function verifyWithAny(
-  token: string,
-  secrets: readonly OrgSecret[],
-  options: VerifyOptions,
-): Promise<{ payload: Record<string, unknown> } | Failure> {
-  const attempts = await Promise.all(
-    secrets.map(async (secret) => {
-      try {
-        const key = typeof secret === 'string' ? await importHmacKey(secret) : secret;
-        return { payload: (await jwtVerify(token, key, options)).payload };
-      } catch (error) {
-        return failure(reasonOf(error));
-      }
-    }),
-  );
-  const matched = attempts.find((a) => 'payload' in a || a.reason !== 'bad_signature');
-  return matched ?? attempts[0] ?? failure('bad_signature');
+function signedByAny(token: Unverified, secrets: readonly OrgSecret[]): boolean {
+  const signature = signatureBytes(token.signature);
+  let matched = false;
+  for (const secret of secrets) {
+    const key = typeof secret === 'string' ? hs256Key(secret) : secret;
+    if (hs256Matches(key, token.signingInput, signature)) matched = true;
+  }
+  return matched;
 }
 
 /**
@@ -202,34 +192,28 @@ async function verifyWithAny(
 export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise<SsoTokenResult> {
   const unverified = readUnverified(token);
   if (isFailure(unverified)) return unverified;
-  const unverifiedOrgId = unverified.orgId;
+  const unverifiedOrgId = unverified.claims.orgId;
 
   const now = deps.now();
-  const options = {
-    algorithms: ['HS256'],
-    clockTolerance: SSO_CLOCK_TOLERANCE_SECONDS,
-    currentDate: now,
-    requiredClaims: ['email', 'orgId', 'iat', 'exp'],
-  };
-
   const orgIdUsable =
     typeof unverifiedOrgId === 'string' &&
     unverifiedOrgId.length > 0 &&
     unverifiedOrgId.length <= MAX_ORG_ID_LENGTH;
   const secret = orgIdUsable
-    ? await deps.findOrgSecret(unverifiedOrgId as string, unverified.email)
+    ? await deps.findOrgSecret(unverifiedOrgId as string, unverified.claims.email)
     : null;
   if (secret === null) {
-    await jwtVerify(token, await dummyKey, options).catch(() => undefined);
+    signedByAny(unverified, [dummyKey]);
     if (orgIdUsable) return failure('unknown_org');
     return failure(unverifiedOrgId === undefined ? 'missing_claim:orgId' : 'invalid_claim:orgId');
   }
 
   const secrets: readonly OrgSecret[] = Array.isArray(secret) ? secret : [secret as OrgSecret];
-  const verified = await verifyWithAny(token, secrets, options);
-  if (!('payload' in verified)) return verified;
+  if (!signedByAny(unverified, secrets)) return failure('bad_signature');
+  const registered = checkRegisteredClaims(unverified.claims, Math.floor(now.getTime() / 1000));
+  if (registered) return registered;
 
-  const checked = checkClaims(verified.payload, unverifiedOrgId, now);
+  const checked = checkClaims(unverified.claims, unverifiedOrgId, now);
   if (isFailure(checked)) return checked;
   if (checked.jti !== undefined) {
     // Kept past exp by the tolerance: the token is acceptable until then.

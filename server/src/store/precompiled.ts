@@ -24,7 +24,7 @@ export function registerRawReader(db: Db, read: RawRead) {
 
 // What Kysely's CamelCasePlugin does to result columns, for rows that skip it.
 const camelNames = new Map<string, string>();
-function camelRow(row: Row): Row {
+export function camelRow(row: Row): Row {
   const out: Row = {};
   for (const key in row) {
     let name = camelNames.get(key);

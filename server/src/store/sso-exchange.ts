@@ -10,11 +10,11 @@
 // and the limits stay exactly what they were.
 import type { Redis } from 'ioredis';
 import type Pg from 'pg';
-import type { Db } from './db';
+import type { Db, Store } from './db';
 import type { MemberWithUser } from './members';
 import type { OrganizationRow } from './organizations';
 import { statementNameOn } from './pg-prepared';
-import { precompiled } from './precompiled';
+import { camelRow, precompiled } from './precompiled';
 
 export type MemberWithGroups = MemberWithUser & { groups: string | null };
 
@@ -60,17 +60,38 @@ type OrgWithMemberRow = OrganizationRow & {
   userCreatedAt: string | null;
 };
 
+// PostgreSQL: the same read through the function of migration 0008, whose plan the server
+// keeps per connection (an unnamed statement is planned anew on every call).
+const ORG_WITH_MEMBER_PG = `select (f.o).*, (f.m).id as member_id, (f.m).role as member_role,
+  (f.m).groups as member_groups, (f.m).created_at as member_created_at, (f.u).id as user_id,
+  (f.u).email as user_email, (f.u).full_name as user_full_name,
+  (f.u).first_name as user_first_name, (f.u).last_name as user_last_name,
+  (f.u).title as user_title, (f.u).avatar_url as user_avatar_url,
+  (f.u).is_email_verified as user_is_email_verified, (f.u).created_at as user_created_at
+from bk_org_with_member($1, $2) f`;
+
 /**
  * The organization and, in the same read, the membership in it of the user with this
  * (normalized) email: `member` is undefined when that user is not a member (or unknown).
  * Undefined when the organization does not exist.
  */
 export async function findOrganizationWithMember(
-  db: Db,
+  store: Pick<Store, 'db' | 'pgPool'>,
   orgId: string,
   email: string,
 ): Promise<{ org: OrganizationRow; member: MemberWithGroups | undefined } | undefined> {
-  const [row] = (await ORG_WITH_MEMBER(db, orgId, email)) as OrgWithMemberRow[];
+  const { pgPool } = store;
+  const [row] = (
+    pgPool
+      ? (
+          await pgPool.query({
+            name: statementNameOn(pgPool, ORG_WITH_MEMBER_PG),
+            text: ORG_WITH_MEMBER_PG,
+            values: [orgId, email],
+          })
+        ).rows.map(camelRow)
+      : await ORG_WITH_MEMBER(store.db, orgId, email)
+  ) as OrgWithMemberRow[];
   if (!row) return undefined;
   const {
     memberId,

@@ -1,7 +1,14 @@
 import { base64url, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import jwt from 'jsonwebtoken';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hs256Matches } from '../../src/sso/hs256';
 import { type SsoTokenDeps, verifySsoToken } from '../../src/sso/token';
+
+// Watched, not replaced: counts the signature checks.
+vi.mock('../../src/sso/hs256', async (original) => {
+  const actual = await original<typeof import('../../src/sso/hs256')>();
+  return { ...actual, hs256Matches: vi.fn(actual.hs256Matches) };
+});
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const T = Math.floor(NOW.getTime() / 1000);
@@ -146,7 +153,8 @@ describe('verifySsoToken: a rotated secret in its grace period', () => {
   });
 
   it('checks the signature with every secret, whichever matches, so timing does not tell', async () => {
-    const verify = vi.spyOn(crypto.subtle, 'verify');
+    const verify = vi.mocked(hs256Matches);
+    verify.mockClear();
     await verifySsoToken(await hs256(base(), SECRET_NEW), rotated());
     expect(verify).toHaveBeenCalledTimes(2);
     verify.mockClear();
@@ -299,6 +307,26 @@ describe('verifySsoToken: refused', () => {
       'expired',
     ],
     ['nbf in the future', () => hs256({ ...base(), nbf: T + 120 }), 'invalid_claim:nbf'],
+    ['nbf a string', () => hs256({ ...base(), nbf: String(T) }), 'invalid_claim:nbf'],
+    [
+      'a critical header extension',
+      () =>
+        new SignJWT(base() as JWTPayload)
+          .setProtectedHeader({ alg: 'HS256', crit: ['b64'], b64: true })
+          .sign(encoder.encode(SECRET_A)),
+      'not_supported',
+    ],
+    [
+      // The same 32 bytes in another spelling (stray low bits in the last character).
+      'signature re-spelled',
+      async () => {
+        const [header, body, signature = ''] = (await hs256(base())).split('.');
+        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+        const last = alphabet.indexOf(signature.slice(-1));
+        return `${header}.${body}.${signature.slice(0, -1)}${alphabet[last ^ 1]}`;
+      },
+      'bad_signature',
+    ],
     [
       'iat in the future past tolerance',
       () => hs256({ ...base(), iat: T + 31, exp: T + 631 }),

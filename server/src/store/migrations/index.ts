@@ -13,6 +13,7 @@ import { revokedSessions } from './0004-revoked-sessions';
 import { previousJwtSecret } from './0005-previous-jwt-secret';
 import { embedHandoffs } from './0006-embed-handoffs';
 import { dataSourceLifecycle } from './0007-data-source-lifecycle';
+import { ssoReadFunction } from './0008-sso-read-function';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -27,6 +28,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0005_previous_jwt_secret': previousJwtSecret(),
     '0006_embed_handoffs': embedHandoffs(dialect),
     '0007_data_source_lifecycle': dataSourceLifecycle(dialect),
+    '0008_sso_read_function': ssoReadFunction(dialect),
   };
 }
 
