@@ -92,7 +92,7 @@ describe.each(ENGINES)('lookUpApiKey on %s', (engine) => {
       queries.length = 0;
       const found = await lookUpApiKey(store, 'hash_key_live', { limiter, now: NOW });
       expect(queries).toHaveLength(1);
-      expect(found?.storeVersion).toBe(await store.version(['organizations']));
+      expect(found?.storeVersion).toBe(await store.version(['organizations', 'members']));
     });
   }
 });

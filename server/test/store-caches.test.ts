@@ -7,8 +7,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findApiKeyCountingHit } from '../src/store/api-keys';
 import { openStore, type Store } from '../src/store/db';
+import { VERSIONED_TABLES } from '../src/store/migrations';
 import { preparedStatements } from '../src/store/pg-prepared';
 import { cachedSqlite } from '../src/store/sqlite-cached';
+import { takeWriteLock } from '../src/store/write-lock';
 import { createPgDatabase } from './support/bridge';
 
 interface Db {
@@ -257,12 +259,85 @@ describe('PostgreSQL store version', () => {
       'members',
       `insert into members (id, organization_id, user_id, role, created_at) values ('mem_v1', 'org_v1', 'usr_v1', 'ADMIN', '${now}')`,
     ],
-    ['organizations (update)', `update organizations set name = 'W' where id = 'org_v1'`],
-    ['members (delete)', `delete from members where id = 'mem_v1'`],
-  ])('moves when another connection writes to %s', async (_table, statement) => {
-    const before = await store.version(['organizations']);
-    await client.query(statement);
-    expect(await store.version(['organizations'])).not.toBe(before);
+    ['organizations', `update organizations set name = 'W' where id = 'org_v1'`],
+    ['members', `delete from members where id = 'mem_v1'`],
+  ] as const)(
+    'moves when another connection writes to %s, and only for that table',
+    async (table, statement) => {
+      const others = VERSIONED_TABLES.filter((t) => t !== table);
+      const before = await store.version([table]);
+      const othersBefore = await Promise.all(others.map((t) => store.version([t])));
+      const listBefore = await store.version(['organizations', 'members']);
+      await client.query(statement);
+      expect(await store.version([table])).not.toBe(before);
+      expect(await Promise.all(others.map((t) => store.version([t])))).toEqual(othersBefore);
+      if (table !== 'users') {
+        expect(await store.version(['organizations', 'members'])).not.toBe(listBefore);
+      }
+    },
+  );
+
+  it('lets writers in different store-version rows run at once, and the write lock stop them all', async () => {
+    const clients = [client, new pg.Client({ connectionString: database.url })];
+    await clients[1]!.connect();
+    const slot = async (c: pg.Client) =>
+      Number((await c.query('select txid_current() % 16 as s')).rows[0].s);
+    try {
+      // Two transactions whose ids pick different rows: neither waits for the other.
+      await clients[0]!.query('begin');
+      const first = await slot(clients[0]!);
+      for (;;) {
+        await clients[1]!.query('begin');
+        if ((await slot(clients[1]!)) !== first) break;
+        await clients[1]!.query('rollback');
+      }
+      for (const [i, c] of clients.entries()) {
+        await c.query(`set local lock_timeout = '2s'`);
+        await c.query(
+          `insert into users (id, email, created_at) values ('usr_par${i}', 'par${i}@example.com', '${now}')`,
+        );
+      }
+      for (const c of clients) await c.query('commit');
+
+      // The write lock (every row, in order) holds back a writer until it ends.
+      await store.db.transaction().execute(async (tx) => {
+        await takeWriteLock(tx, 'postgres');
+        await clients[1]!.query(`set lock_timeout = '300ms'`);
+        await expect(
+          clients[1]!.query(
+            `insert into users (id, email, created_at) values ('usr_wait', 'wait@example.com', '${now}')`,
+          ),
+        ).rejects.toMatchObject({ code: '55P03' });
+      });
+      await clients[1]!.query(
+        `insert into users (id, email, created_at) values ('usr_wait', 'wait@example.com', '${now}')`,
+      );
+    } finally {
+      await client.query('rollback');
+      await clients[1]!.end();
+    }
+  });
+
+  it('keeps the old store_version for an instance of the previous version: the sum, moving with writes', async () => {
+    const read = async () =>
+      (await client.query('select version::text as v from store_version where id = 1')).rows[0].v;
+    const before = await read();
+    await client.query(`update organizations set name = 'Old' where id = 'org_v1'`);
+    expect(BigInt(await read())).toBeGreaterThan(BigInt(before));
+    // Its write lock (an update of the view) still takes every row.
+    await client.query('begin');
+    await client.query('update store_version set version = version + 1 where id = 1');
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query(`set lock_timeout = '300ms'`);
+      await expect(
+        other.query(`update organizations set name = 'Other' where id = 'org_v1'`),
+      ).rejects.toMatchObject({ code: '55P03' });
+    } finally {
+      await client.query('rollback');
+      await other.end();
+    }
   });
 
   it('stays put for writes to tables no cache reads (jti, rate limits, API keys)', async () => {
@@ -292,7 +367,7 @@ describe('PostgreSQL store version', () => {
     const second = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
     expect(first).toMatchObject({ id: 'key_v1', userId: 'usr_v1', hitPoints: 1 });
     expect(second?.hitPoints).toBe(2);
-    expect(second?.storeVersion).toBe(await store.version(['organizations']));
+    expect(second?.storeVersion).toBe(await store.version(['organizations', 'members']));
     const row = await client.query(`select points from rate_limits where key = 'bk:test:key_v1'`);
     expect(row.rows).toEqual([{ points: 2 }]);
     // A new window once the last one has expired.

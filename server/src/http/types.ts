@@ -12,8 +12,9 @@ declare module 'express-serve-static-core' {
     /** Set by the auth middleware on authenticated routes. */
     principal?: Principal;
     /**
-     * The store version (Store.version), when authentication read it in the same round trip
-     * (PostgreSQL); what the request builds may be cached under it.
+     * The store version of organizations and members (Store.version of LIST_VERSION_TABLES),
+     * when authentication read it in the same round trip (PostgreSQL); what the request builds
+     * from those tables may be cached under it.
      */
     storeVersion?: string;
   }

@@ -10,6 +10,7 @@ import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
 import { jsonBodyCache } from '../http/json-cache';
 import { mountJson } from '../http/route';
+import { LIST_VERSION_TABLES } from '../store/db';
 import { listOrganizationsForUser, type OrganizationWithRole } from '../store/organizations';
 
 type Middleware = { auth: RequestHandler; body: RequestHandler };
@@ -43,7 +44,7 @@ function listRoute(router: Router, deps: Deps, mw: Middleware) {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const onlyOrgId = principal.kind === 'session' ? principal.orgId : undefined;
     const withSecret = 'jwtSecretFrom' in secretFor(deps, principal, query.include);
-    const version = req.storeVersion ?? (await deps.store.version(['organizations', 'members']));
+    const version = req.storeVersion ?? (await deps.store.version(LIST_VERSION_TABLES));
     const key = `${principal.userId}\n${onlyOrgId ?? ''}\n${query.cursor ?? ''}\n${limit}`;
     const now = deps.now();
     if (!withSecret) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type Pg from 'pg';
 import type { Limiter, RateLimitOutcome } from '../http/rate-limit';
-import { type Db, STORE_VERSION_SQL, type Store } from './db';
+import { type Db, LIST_VERSION_TABLES, type Store, storeVersionSql } from './db';
 import { statementNameOn } from './pg-prepared';
 import { precompiled } from './precompiled';
 import type { ApiKeysTable } from './schema';
@@ -28,7 +28,9 @@ const BY_HASH = {
   sqlite: precompiled(keyState),
   // Every authenticated request reads the key; the version rides along for free.
   postgres: precompiled((db, keyHash: string) =>
-    keyState(db, keyHash).select(sql<string>`(${sql.raw(STORE_VERSION_SQL)})`.as('storeVersion')),
+    keyState(db, keyHash).select(
+      sql<string>`(${sql.raw(storeVersionSql(LIST_VERSION_TABLES))})`.as('storeVersion'),
+    ),
   ),
 };
 
@@ -51,7 +53,7 @@ with k as (
     expire = case when rate_limits.expire <= $5::bigint then $3::bigint else rate_limits.expire end
   returning points, expire
 )
-select k.*, (${STORE_VERSION_SQL}) as "storeVersion",
+select k.*, (${storeVersionSql(LIST_VERSION_TABLES)}) as "storeVersion",
   hit.points as "hitPoints", hit.expire::text as "hitExpire"
 from k left join hit on true`;
 
@@ -140,7 +142,7 @@ export function findApiKeyCountingHit(
 
 export interface ApiKeyLookup {
   key: ApiKeyState;
-  /** The store version (Store.version), when it came in the same round trip. */
+  /** The version of LIST_VERSION_TABLES (Store.version), when it came in the same round trip. */
   storeVersion?: string;
   /** The hit this request counted on the key's rate limit; the caller enforces it. */
   rateLimit: RateLimitOutcome;

@@ -34,7 +34,7 @@ export interface Store {
   /**
    * A value that changes whenever a committed write (from any process) may have changed one of
    * `tables`: something built from their rows can be cached under it, exactly. On PostgreSQL
-   * it is the `store_version` counter, one for all of them.
+   * it is the sum of each table's counters in `store_versions` (migration 0009).
    */
   version(tables: readonly VersionedTable[]): Promise<string>;
   /**
@@ -68,9 +68,20 @@ export interface StoreOptions {
   pgTimeouts?: PgTimeouts;
 }
 
-/** The PostgreSQL store version (migration 0003), as text: bigint does not fit a JS number. */
-export const STORE_VERSION_SQL =
-  'select version::text as "version" from store_version where id = 1';
+/**
+ * The PostgreSQL store version of `tables` (migration 0009: each table's counter summed over
+ * the rows), as text: the sums do not fit a JS number.
+ */
+export function storeVersionSql(tables: readonly VersionedTable[]): string {
+  const sums = [...new Set(tables)].sort().map((t) => `coalesce(sum(${t}), 0)`);
+  return `select concat_ws('.', ${sums.join(', ')}) as "version" from store_versions`;
+}
+
+/** What the organization list is cached by (GET /organizations; auth reads it with the key). */
+export const LIST_VERSION_TABLES = [
+  'organizations',
+  'members',
+] as const satisfies readonly VersionedTable[];
 
 /** What each engine provides; openStore adds what both share. */
 type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch'> & {
@@ -125,8 +136,8 @@ function openPostgres(
   return {
     db,
     pgPool: pool,
-    version: async () => {
-      const [row] = await rawRead(STORE_VERSION_SQL, []);
+    version: async (tables) => {
+      const [row] = await rawRead(storeVersionSql(tables), []);
       return (row?.version as string | undefined) ?? '';
     },
     writeBatch: undefined,

@@ -14,6 +14,7 @@ import { previousJwtSecret } from './0005-previous-jwt-secret';
 import { embedHandoffs } from './0006-embed-handoffs';
 import { dataSourceLifecycle } from './0007-data-source-lifecycle';
 import { ssoReadFunction } from './0008-sso-read-function';
+import { shardedStoreVersion } from './0009-sharded-store-version';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -29,6 +30,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0006_embed_handoffs': embedHandoffs(dialect),
     '0007_data_source_lifecycle': dataSourceLifecycle(dialect),
     '0008_sso_read_function': ssoReadFunction(dialect),
+    '0009_sharded_store_version': shardedStoreVersion(dialect),
   };
 }
 
