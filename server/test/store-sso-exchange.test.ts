@@ -11,6 +11,7 @@ import { findMemberByEmail } from '../src/store/members';
 import {
   findOrganizationWithMember,
   insertNewUserAndMemberPg,
+  keptOrganization,
   pgHitAndClaim,
 } from '../src/store/sso-exchange';
 import { createPgDatabase, ENGINES } from './support/bridge';
@@ -153,6 +154,58 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       ]);
       expect(again).toMatchObject({ consumedPoints: 1, fresh: false });
       expect(fresh).toMatchObject({ consumedPoints: 2, fresh: true });
+    },
+  );
+
+  pgOnly(
+    'claims on a kept organization row only while it is current, reading the membership with it',
+    async () => {
+      const pool = store.pgPool!;
+      const hitAndClaim = pgHitAndClaim(pool);
+      const counter = { keyPrefix: `bk:test-${randomUUID()}:`, windowMs: 60_000, limit: 100 };
+      await findOrganizationWithMember(store, 'org_a', 'one@example.com');
+      const kept = keptOrganization(pool, 'org_a');
+      expect(kept?.org).toMatchObject({ id: 'org_a' });
+      const claim = (jti: string, ifOrgVersion?: string, email?: string) =>
+        hitAndClaim(counter, 'sso:org_a', {
+          orgId: 'org_a',
+          jti,
+          expiresAt: LATER,
+          ifOrgVersion,
+          email,
+        });
+
+      const current = await claim('k1', kept!.version, 'one@example.com');
+      expect(current).toMatchObject({ consumedPoints: 1, fresh: true, stale: false });
+      expect(current.member).toEqual(await findMemberByEmail(store.db, 'org_a', 'one@example.com'));
+      expect((await claim('k2', kept!.version, 'nobody@example.com')).member).toBeUndefined();
+
+      // Changed by another connection: in one batch, the entry relying on the old row does
+      // nothing, and the one that read afresh counts and claims in its place.
+      await store.pgPool!.query(`update organizations set name = 'Changed' where id = 'org_a'`);
+      // (k2b goes alone; the two behind it go together.)
+      const [alone, stale, unchecked] = await Promise.all([
+        claim('k2b'),
+        claim('k3', kept!.version, 'one@example.com'),
+        claim('k4'),
+      ]);
+      expect(alone).toMatchObject({ stale: false, fresh: true, consumedPoints: 3 });
+      expect(stale).toMatchObject({ stale: true, fresh: false });
+      expect(unchecked).toMatchObject({ stale: false, fresh: true, consumedPoints: 4 });
+      expect(keptOrganization(pool, 'org_a')).toBeUndefined();
+      const used = await store.db
+        .selectFrom('ssoJti')
+        .select('jti')
+        .where('organizationId', '=', 'org_a')
+        .where('jti', 'in', ['k1', 'k2', 'k2b', 'k3', 'k4'])
+        .orderBy('jti')
+        .execute();
+      expect(used.map((r) => r.jti)).toEqual(['k1', 'k2', 'k2b', 'k4']);
+      // The stale entry's jti is still free for the exchange that reads afresh.
+      const reread = await findOrganizationWithMember(store, 'org_a', 'one@example.com');
+      expect(reread?.org.name).toBe('Changed');
+      const again = await claim('k3', keptOrganization(pool, 'org_a')!.version, 'one@example.com');
+      expect(again).toMatchObject({ stale: false, fresh: true, consumedPoints: 5 });
     },
   );
 

@@ -105,24 +105,66 @@ export async function readTokenOrganization(
   return found ? { org: found.org, member: { email, row: found.member } } : undefined;
 }
 
-/** Verifies a host-signed token and returns the organization it names. */
+/**
+ * An attempt that relied on the organization row this process read last found it changed, or
+ * could not have it checked: the exchange starts over with a fresh read. Nothing was counted or
+ * claimed by the attempt.
+ */
+class ReadAfresh extends Error {}
+
+type VerifiedHostToken = {
+  org: OrganizationRow;
+  claims: SsoClaims;
+  member?: OrgAndMember['member'];
+};
+
+/**
+ * Verifies a host-signed token and returns the organization it names. Where the replay guard
+ * can check an organization row's version in the statement that claims the jti (PostgreSQL,
+ * see store/sso-exchange.ts), the first attempt uses the row read last time instead of reading
+ * it again; if that row turns out to have changed (or the token is refused on its word), the
+ * exchange runs again on a fresh read, so no answer rests on a row that is not current.
+ */
 export async function verifyHostToken(
   deps: Deps,
   token: string,
   options: VerifyHostTokenOptions = {},
-): Promise<{ org: OrganizationRow; claims: SsoClaims; member?: OrgAndMember['member'] }> {
+): Promise<VerifiedHostToken> {
+  if (!options.known && options.rateLimit) {
+    try {
+      return await verifyOnce(deps, token, options, true);
+    } catch (err) {
+      if (!(err instanceof ReadAfresh)) throw err;
+    }
+  }
+  return verifyOnce(deps, token, options, false);
+}
+
+async function verifyOnce(
+  deps: Deps,
+  token: string,
+  options: VerifyHostTokenOptions,
+  mayUseKept: boolean,
+): Promise<VerifiedHostToken> {
   const { known, admit, rateLimit } = options;
   let read: OrgAndMember | undefined;
+  // The kept row this attempt relies on, the email it reads the membership of, and whether the
+  // statement that checks the row's version has run (its verdict then stands).
+  let kept: { version: string; email: string } | undefined;
+  let checked = false;
   let admitted = false;
   const limiter = deps.limits.sso;
   // The checks, then the hit (with the claim where they are one round trip); a refusal of the
   // checks still counts the hit, and a 429 takes precedence over it.
   const admitAndClaim = async (claim?: { jti: string; expiresAt: Date }) => {
     const { org } = read!;
+    // Without a claim nothing would check the kept row: read it.
+    if (kept && !claim) throw new ReadAfresh();
     if (rateLimit) {
       try {
         await admit?.(org);
       } catch (refusal) {
+        if (kept) throw new ReadAfresh();
         await limiter.hit(`sso:${org.id}`, rateLimit);
         throw refusal;
       }
@@ -133,12 +175,19 @@ export async function verifyHostToken(
           claim.expiresAt,
           limiter,
           `sso:${org.id}`,
+          kept && { ifOrgVersion: kept.version, email: kept.email },
         );
+        if (counted?.stale) throw new ReadAfresh();
         if (counted) {
+          if (kept) {
+            checked = true;
+            read = { org, member: { email: kept.email, row: counted.member } };
+          }
           limiter.enforce(counted, rateLimit);
           return counted.fresh;
         }
       }
+      if (kept) throw new ReadAfresh();
       await limiter.hit(`sso:${org.id}`, rateLimit);
     } else {
       await admit?.(org);
@@ -147,8 +196,21 @@ export async function verifyHostToken(
   };
   const result = await verifySsoToken(token, {
     findOrgSecret: async (orgId, unverifiedEmail) => {
-      read =
-        known?.org.id === orgId ? known : await readTokenOrganization(deps, orgId, unverifiedEmail);
+      const usable =
+        mayUseKept &&
+        !hasNul(orgId) &&
+        typeof unverifiedEmail === 'string' &&
+        !hasNul(unverifiedEmail);
+      const row = usable ? deps.replay.keptOrganization?.(orgId, limiter) : undefined;
+      if (row) {
+        kept = { version: row.version, email: normalizeEmail(unverifiedEmail as string) };
+        read = { org: row.org };
+      } else {
+        read =
+          known?.org.id === orgId
+            ? known
+            : await readTokenOrganization(deps, orgId, unverifiedEmail);
+      }
       return read ? orgHmacKeys(deps, read.org) : null;
     },
     consumeJti: async (_orgId, jti, expiresAt) => {
@@ -158,6 +220,8 @@ export async function verifyHostToken(
     },
     now: deps.now,
   });
+  // A refusal on the kept row's word (its keys, say) is only given after a fresh read.
+  if (!result.ok && kept && !checked) throw new ReadAfresh();
   if (!result.ok || !read) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
   if (!admitted) await admitAndClaim();
   const { firstName, lastName, groups } = result.claims;
@@ -165,7 +229,8 @@ export async function verifyHostToken(
   if ([firstName, lastName, ...(groups ?? [])].some(hasNul)) {
     throw invalidSsoToken('invalid_claim:nul');
   }
-  return { org: read.org, claims: result.claims, member: read.member };
+  const verified: OrgAndMember = read;
+  return { org: verified.org, claims: result.claims, member: verified.member };
 }
 
 /** The user's names after a sign-in: a name claim replaces that name; an absent one keeps it. */

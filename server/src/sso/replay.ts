@@ -2,7 +2,14 @@ import type { Redis } from 'ioredis';
 import { type Limiter, limiterFault, type RateLimitOutcome } from '../http/rate-limit';
 import type { Store } from '../store/db';
 import { precompiled } from '../store/precompiled';
-import { hitAndClaimJtiRedis, pgHitAndClaim, redisJtiKey } from '../store/sso-exchange';
+import {
+  type CheckedClaim,
+  hitAndClaimJtiRedis,
+  keptOrganization,
+  pgHitAndClaim,
+  redisJtiKey,
+  type VersionedOrganization,
+} from '../store/sso-exchange';
 
 // Taken over only when the stored entry has expired; a live one means replay.
 const claimJti = precompiled((db, orgId: string, jti: string, expiresAt: string, at: string) =>
@@ -33,7 +40,22 @@ export interface ReplayGuard {
     expiresAt: Date,
     limiter: Limiter,
     key: string,
-  ): Promise<(RateLimitOutcome & { fresh: boolean }) | undefined>;
+    check?: ClaimCheck,
+  ): Promise<(RateLimitOutcome & { fresh: boolean } & Partial<CheckedClaim>) | undefined>;
+  /**
+   * The organization row last read, with its version, when consumeCountingHit with `limiter`
+   * can check that version (`check.ifOrgVersion`); undefined otherwise.
+   */
+  keptOrganization?(orgId: string, limiter: Limiter): VersionedOrganization | undefined;
+}
+
+/**
+ * For consumeCountingHit: count and claim only if the organization row is still at
+ * `ifOrgVersion` (else `stale`: nothing happened), and read the membership of `email` with it.
+ */
+export interface ClaimCheck {
+  ifOrgVersion: string;
+  email: string;
 }
 
 /** The limiter's own failure (503, fail closed) for an error of the combined round trip. */
@@ -98,13 +120,20 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
 
   const { pgPool } = store;
   const hitAndClaim = pgPool ? pgHitAndClaim(pgPool) : undefined;
+  // The limiter keeps its counters in this store's PostgreSQL, next to the used jtis.
+  const countsHere = ({ backend }: Limiter) =>
+    backend.kind === 'postgres' && backend.pool === pgPool;
   return {
-    async consumeCountingHit(orgId, jti, expiresAt, limiter, key) {
-      const { backend } = limiter;
-      if (!hitAndClaim || backend.kind !== 'postgres' || backend.pool !== pgPool) return undefined;
+    async consumeCountingHit(orgId, jti, expiresAt, limiter, key, check) {
+      if (!hitAndClaim || !countsHere(limiter)) return undefined;
       await purgeDue(now().toISOString());
-      const claim = { orgId, jti, expiresAt: expiresAt.toISOString() };
+      const claim = { orgId, jti, expiresAt: expiresAt.toISOString(), ...check };
       return counting(limiter, () => hitAndClaim(limiter, key, claim));
+    },
+    keptOrganization(orgId, limiter) {
+      return pgPool && hitAndClaim && countsHere(limiter)
+        ? keptOrganization(pgPool, orgId)
+        : undefined;
     },
     async consume(orgId, jti, expiresAt) {
       const at = now().toISOString();

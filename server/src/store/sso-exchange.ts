@@ -5,11 +5,19 @@
 // set the rate and the p99. Here they are two: the organization with the membership of the
 // token's email (one read, before the signature is checked: nothing is used until it is), and
 // the rate-limit hit with the jti claim (one write; the jti is only claimed when the hit is
-// within the limit). A first sign-in's user and membership are one more statement. Nothing is
-// cached: every exchange reads what is committed, so rotation, revocation, replay protection
-// and the limits stay exactly what they were.
+// within the limit). A first sign-in's user and membership are one more statement.
+//
+// On PostgreSQL with the counters in the store, a returning member is one: the organization
+// row read last time is kept with its version (`xmin`), the token is checked against it, and
+// the statement that counts the hit and claims the jti first compares that version with the
+// row's current one, counts and claims only when they are equal, and reads the membership in
+// the same go. When the row has changed, nothing is counted or claimed and the exchange starts
+// over with a fresh read. So what the exchange relies on is what is committed when it claims,
+// exactly as with a read per exchange: rotation, revocation, replay protection and the limits
+// stay what they were.
 import type { Redis } from 'ioredis';
 import type Pg from 'pg';
+import { BoundedMap } from '../bounded-map';
 import type { Db, Store } from './db';
 import type { MemberWithUser } from './members';
 import type { OrganizationRow } from './organizations';
@@ -67,13 +75,42 @@ const ORG_WITH_MEMBER_PG = `select (f.o).*, (f.m).id as member_id, (f.m).role as
   (f.u).email as user_email, (f.u).full_name as user_full_name,
   (f.u).first_name as user_first_name, (f.u).last_name as user_last_name,
   (f.u).title as user_title, (f.u).avatar_url as user_avatar_url,
-  (f.u).is_email_verified as user_is_email_verified, (f.u).created_at as user_created_at
+  (f.u).is_email_verified as user_is_email_verified, (f.u).created_at as user_created_at,
+  f.ov as org_row_version
 from bk_org_with_member($1, $2) f`;
+
+/** An organization row as read, with its version on PostgreSQL (the row's `xmin`). */
+export interface VersionedOrganization {
+  org: OrganizationRow;
+  version: string;
+}
+
+const KEPT_ORGANIZATIONS = 1000;
+const keptOrganizations = new WeakMap<Pg.Pool, BoundedMap<string, VersionedOrganization>>();
+const keptOn = (pool: Pg.Pool) => {
+  let kept = keptOrganizations.get(pool);
+  if (!kept) {
+    kept = new BoundedMap(KEPT_ORGANIZATIONS);
+    keptOrganizations.set(pool, kept);
+  }
+  return kept;
+};
+
+/**
+ * The organization row this process last read from `pool` (with the exchange's read), and its
+ * version then. Possibly stale: only for a caller whose write checks the version (pgHitAndClaim
+ * with `ifOrgVersion`) and that reads afresh when it was.
+ */
+export const keptOrganization = (pool: Pg.Pool, orgId: string) => keptOn(pool).get(orgId);
+
+/** Forgets the kept row of an organization (the check found it changed). */
+export const forgetOrganization = (pool: Pg.Pool, orgId: string) => keptOn(pool).delete(orgId);
 
 /**
  * The organization and, in the same read, the membership in it of the user with this
  * (normalized) email: `member` is undefined when that user is not a member (or unknown).
- * Undefined when the organization does not exist.
+ * Undefined when the organization does not exist. On PostgreSQL the row is kept, with its
+ * version, for keptOrganization.
  */
 export async function findOrganizationWithMember(
   store: Pick<Store, 'db' | 'pgPool'>,
@@ -91,8 +128,41 @@ export async function findOrganizationWithMember(
           })
         ).rows.map(camelRow)
       : await ORG_WITH_MEMBER(store.db, orgId, email)
-  ) as OrgWithMemberRow[];
-  if (!row) return undefined;
+  ) as (OrgWithMemberRow & { orgRowVersion?: string })[];
+  if (!row) {
+    if (pgPool) forgetOrganization(pgPool, orgId);
+    return undefined;
+  }
+  const { orgRowVersion, ...rest } = row;
+  const { org, member } = splitMember(rest);
+  if (pgPool && orgRowVersion) keptOn(pgPool).set(org.id, { org, version: orgRowVersion });
+  return { org, member };
+}
+
+type MemberColumns = Omit<OrgWithMemberRow, keyof OrganizationRow>;
+
+/** A membership read with prefixed columns (`memberId`, `userEmail`…); undefined for none. */
+function memberOf(orgId: string, row: MemberColumns): MemberWithGroups | undefined {
+  if (row.memberId === null) return undefined;
+  return {
+    id: row.memberId,
+    organizationId: orgId,
+    userId: row.userId!,
+    role: row.memberRole!,
+    groups: row.memberGroups,
+    createdAt: row.memberCreatedAt!,
+    userEmail: row.userEmail!,
+    userFullName: row.userFullName,
+    userFirstName: row.userFirstName,
+    userLastName: row.userLastName,
+    userTitle: row.userTitle,
+    userAvatarUrl: row.userAvatarUrl,
+    userIsEmailVerified: row.userIsEmailVerified!,
+    userCreatedAt: row.userCreatedAt!,
+  };
+}
+
+function splitMember(row: OrgWithMemberRow) {
   const {
     memberId,
     memberRole,
@@ -109,25 +179,21 @@ export async function findOrganizationWithMember(
     userCreatedAt,
     ...org
   } = row;
-  const member =
-    memberId === null
-      ? undefined
-      : {
-          id: memberId,
-          organizationId: org.id,
-          userId: userId!,
-          role: memberRole!,
-          groups: memberGroups,
-          createdAt: memberCreatedAt!,
-          userEmail: userEmail!,
-          userFullName,
-          userFirstName,
-          userLastName,
-          userTitle,
-          userAvatarUrl,
-          userIsEmailVerified: userIsEmailVerified!,
-          userCreatedAt: userCreatedAt!,
-        };
+  const member = memberOf(org.id, {
+    memberId,
+    memberRole,
+    memberGroups,
+    memberCreatedAt,
+    userId,
+    userEmail,
+    userFullName,
+    userFirstName,
+    userLastName,
+    userTitle,
+    userAvatarUrl,
+    userIsEmailVerified,
+    userCreatedAt,
+  });
   return { org, member };
 }
 
@@ -146,44 +212,84 @@ export interface HitAndClaim {
   fresh: boolean;
 }
 
-// Hits on the counter with rate-limiter-flexible's arithmetic (a new window once the last one
-// has expired; see api-keys.ts), `$2` at once, then the claims of the jtis ($5, in arrival
-// order), each only when its own hit is within the limit: the i-th hit of the batch is the
-// counter's (points - n + i)-th. A claim takes over an expired entry; a live one means replay
-// (as in replay.ts).
+// The batch's entries ($4 jtis, $7 their expiries, $9 the organization version each relies on
+// or null, $10 the email whose membership each wants or null), in arrival order. An entry whose
+// version is not the organization row's current one (`cur`) is left out: nothing counted,
+// nothing claimed, no row returned. The others, n of them, hit the counter at once with
+// rate-limiter-flexible's arithmetic (a new window once the last one has expired; see
+// api-keys.ts); each then claims its jti only when its own hit is within the limit: the r-th
+// of the n is the counter's (points - n + r)-th. A claim takes over an expired entry; a live
+// one means replay (as in replay.ts). One row per entry counted, with its membership.
 const HITS_AND_CLAIMS = `
-with hit as (
-  insert into rate_limits (key, points, expire) values ($1, $2::int, $3::bigint)
+with cur as (
+  select xmin::text as v from organizations where id = $6
+), ranked as (
+  select c.i, c.jti, c.expires_at, c.email,
+    row_number() over (order by c.i) as r, count(*) over () as n
+  from unnest($4::text[], $7::text[], $9::text[], $10::text[]) with ordinality
+    as c(jti, expires_at, v, email, i)
+  where c.v is null or c.v = (select v from cur)
+), hit as (
+  insert into rate_limits (key, points, expire)
+  select $1, ranked.n::int, $2::bigint from ranked where ranked.r = 1
   on conflict (key) do update set
-    points = case when rate_limits.expire <= $4::bigint then $2::int
-      else rate_limits.points + $2::int end,
-    expire = case when rate_limits.expire <= $4::bigint then $3::bigint else rate_limits.expire end
+    points = case when rate_limits.expire <= $3::bigint then excluded.points
+      else rate_limits.points + excluded.points end,
+    expire = case when rate_limits.expire <= $3::bigint then $2::bigint else rate_limits.expire end
   returning points, expire
 ), wanted as (
-  select c.jti, c.expires_at from unnest($5::text[], $8::text[]) with ordinality
-    as c(jti, expires_at, i), hit
-  where c.jti is not null and hit.points - $2::int + c.i <= $6::int
+  select ranked.jti, ranked.expires_at from ranked, hit
+  where ranked.jti is not null and hit.points - ranked.n + ranked.r <= $5::int
 ), claim as (
   insert into sso_jti (organization_id, jti, expires_at)
-  select $7, wanted.jti, wanted.expires_at from wanted
+  select $6, wanted.jti, wanted.expires_at from wanted
   on conflict (organization_id, jti) do update set expires_at = excluded.expires_at
-    where sso_jti.expires_at < $9
+    where sso_jti.expires_at < $8
   returning jti
 )
-select hit.points as "points", hit.expire::text as "expire",
-  array(select jti from claim) as "claimed"
-from hit`;
+select ranked.i::int as "i", ranked.r::int as "r", ranked.n::int as "n", hit.points as "points",
+  hit.expire::text as "expire", ranked.jti in (select jti from claim) as "claimed",
+  m.id as member_id, m.role as member_role, m.groups as member_groups,
+  m.created_at as member_created_at, u.id as user_id, u.email as user_email,
+  u.full_name as user_full_name, u.first_name as user_first_name,
+  u.last_name as user_last_name, u.title as user_title, u.avatar_url as user_avatar_url,
+  u.is_email_verified as user_is_email_verified, u.created_at as user_created_at
+from ranked cross join hit
+  left join users u on u.email = ranked.email
+  left join members m on m.organization_id = $6 and m.user_id = u.id
+order by ranked.i`;
+
+/** What a claim that relied on a kept organization row learns besides its hit. */
+export interface CheckedClaim {
+  /** The organization row had changed: nothing was counted or claimed. */
+  stale: boolean;
+  /** The membership of the claim's `email` (undefined: none), read with the claim. */
+  member?: MemberWithGroups | undefined;
+}
 
 interface PendingClaim {
   jti: string;
   expiresAt: string;
-  resolve(outcome: HitAndClaim): void;
+  ifOrgVersion: string | null;
+  email: string | null;
+  resolve(outcome: HitAndClaim & CheckedClaim): void;
   reject(err: unknown): void;
 }
 
+type BatchRow = MemberColumns & {
+  i: number;
+  r: number;
+  n: number;
+  points: number;
+  expire: string;
+  claimed: boolean | null;
+};
+
 /**
  * PostgreSQL with the counters in the store: one hit on `counter.keyPrefix + key` and the
- * claim of (orgId, jti), in one statement (one round trip, atomic).
+ * claim of (orgId, jti), in one statement (one round trip, atomic). With `ifOrgVersion`, only
+ * when the organization row's version is still that one (else `stale`, and nothing happened),
+ * and with `email`, the membership of that email read in the same statement.
  *
  * Group-counted: every exchange of an organization hits the same counter row, whose lock each
  * statement holds through its commit (a WAL flush), so one at a time could pass, whatever
@@ -212,7 +318,6 @@ export function pgHitAndClaim(pool: Pg.Pool) {
         text: HITS_AND_CLAIMS,
         values: [
           counterKey,
-          batch.length,
           at + counter.windowMs,
           at,
           // Later duplicates keep their place (and their hit) but claim nothing.
@@ -221,16 +326,28 @@ export function pgHitAndClaim(pool: Pg.Pool) {
           orgId,
           batch.map((c) => c.expiresAt),
           now.toISOString(),
+          batch.map((c) => c.ifOrgVersion),
+          batch.map((c) => c.email),
         ],
       });
-      const row = rows[0] as { points: number; expire: string; claimed: string[] };
-      const claimed = new Set(row.claimed);
-      const msBeforeNext = Math.max(0, Number(row.expire) - Date.now());
+      const counted = new Map<number, BatchRow>();
+      for (const raw of rows) {
+        const row = camelRow(raw) as BatchRow;
+        counted.set(row.i - 1, row);
+      }
+      if (counted.size < batch.length) forgetOrganization(pool, orgId);
       for (const [i, c] of batch.entries()) {
+        const row = counted.get(i);
+        if (!row) {
+          c.resolve({ consumedPoints: 0, msBeforeNext: 0, fresh: false, stale: true });
+          continue;
+        }
         c.resolve({
-          consumedPoints: row.points - batch.length + i + 1,
-          msBeforeNext,
-          fresh: firstOf.get(c.jti) === i && claimed.has(c.jti),
+          consumedPoints: row.points - row.n + row.r,
+          msBeforeNext: Math.max(0, Number(row.expire) - Date.now()),
+          fresh: firstOf.get(c.jti) === i && row.claimed === true,
+          stale: false,
+          member: c.email === null ? undefined : memberOf(orgId, row),
         });
       }
     } catch (err) {
@@ -241,13 +358,26 @@ export function pgHitAndClaim(pool: Pg.Pool) {
   return (
     counter: HitCounter,
     key: string,
-    claim: { orgId: string; jti: string; expiresAt: string },
-  ): Promise<HitAndClaim> => {
+    claim: {
+      orgId: string;
+      jti: string;
+      expiresAt: string;
+      ifOrgVersion?: string | undefined;
+      email?: string | undefined;
+    },
+  ): Promise<HitAndClaim & CheckedClaim> => {
     // One batch per counter and organization: the statement counts and claims for one of each.
     const counterKey = counter.keyPrefix + key;
     const batchKey = `${counterKey}\u0000${claim.orgId}`;
-    return new Promise<HitAndClaim>((resolve, reject) => {
-      const entry = { jti: claim.jti, expiresAt: claim.expiresAt, resolve, reject };
+    return new Promise<HitAndClaim & CheckedClaim>((resolve, reject) => {
+      const entry: PendingClaim = {
+        jti: claim.jti,
+        expiresAt: claim.expiresAt,
+        ifOrgVersion: claim.ifOrgVersion ?? null,
+        email: claim.email ?? null,
+        resolve,
+        reject,
+      };
       const waiting = inFlight.get(batchKey);
       if (waiting) {
         waiting.push(entry);

@@ -103,7 +103,7 @@ describe.each([
       return rows.length === 1;
     };
 
-    it(`signs a returning member in with ${returningTrips} PostgreSQL round trip(s), a new email with one more`, async () => {
+    it(`signs a returning member in with ${returningTrips} PostgreSQL round trip(s), 1 once the organization was read, a new email with one more`, async () => {
       await newOrg();
       const email = `r-${randomBytes(4).toString('hex')}@example.com`;
       const first = await roundTrips(one, async () =>
@@ -115,6 +115,8 @@ describe.each([
       expect(first.texts).toHaveLength(returningTrips + 1);
       expect(first.texts.filter((t) => /^\s*(begin|commit)/i.test(t))).toEqual([]);
 
+      // The other instance has not read the organization yet: the read, then the claim (in
+      // Redis, none).
       const again = await roundTrips(two, async () =>
         exchange(two, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
       );
@@ -123,6 +125,78 @@ describe.each([
       // The same member, read on the other instance with the organization.
       expect(again.result.body.data.member).toEqual(first.result.body.data.member);
       expect(again.result.body.data.organization.id).toBe(org.id);
+
+      // Read once: with the counters in the store, the claim checks the kept row and reads the
+      // membership (one statement); with Redis, the read (and the script, in Redis).
+      const third = await roundTrips(two, async () =>
+        exchange(two, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
+      );
+      expect(third.result.status).toBe(200);
+      expect(third.texts).toHaveLength(1);
+      expect(third.result.body.data).toEqual({
+        ...again.result.body.data,
+        sessionToken: expect.any(String),
+        expiresAt: expect.any(String),
+        absoluteExpiresAt: expect.any(String),
+      });
+    });
+
+    it('answers what is committed after another instance changed the organization, counting one hit', async () => {
+      const owner = await one.newUser();
+      const admin = await createOrg(one, owner.key, {
+        fullEmbedEnabled: true,
+        embedAllowedOrigins: ['https://app.example.com'],
+      });
+      const sign = (secret = admin.jwtSecret) => signHs256(claimsFor(admin.id), secret);
+      // Instance one reads (and keeps) the organization.
+      expect((await exchange(one, await sign())).status).toBe(200);
+
+      // Renamed through instance two: one's next exchange answers the new name.
+      const renamed = await two.request('PATCH', `/api/public/organizations/${admin.id}`, {
+        key: owner.key,
+        body: { name: 'Renamed elsewhere' },
+      });
+      expect(renamed.status).toBe(200);
+      const after = await exchange(one, await sign());
+      expect(after.status).toBe(200);
+      expect(after.body.data.organization.name).toBe('Renamed elsewhere');
+      expect(after.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 2));
+
+      // A secret rotated through instance two: a token of the new secret passes on one at once.
+      const rotated = await two.request(
+        'POST',
+        `/api/public/organizations/${admin.id}/jwt-secret`,
+        { key: owner.key },
+      );
+      expect(rotated.status).toBe(200);
+      const fresh = await exchange(one, await sign(rotated.body.data.jwtSecret));
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 3));
+    });
+
+    it('refuses a full-embed sign-in at once on an instance that read the organization before it was turned off', async () => {
+      const owner = await one.newUser();
+      const embed = await createOrg(one, owner.key, {
+        fullEmbedEnabled: true,
+        embedAllowedOrigins: ['https://app.example.com'],
+      });
+      const signIn = async (bridge: TestBridge) =>
+        bridge.request(
+          'GET',
+          `/api/sso/jwt?jwt=${encodeURIComponent(await signHs256(claimsFor(embed.id), embed.jwtSecret))}`,
+          { headers: { referer: 'https://app.example.com/app', accept: 'application/json' } },
+        );
+      expect((await signIn(one)).status).toBe(302);
+      const off = await two.request('PATCH', `/api/public/organizations/${embed.id}`, {
+        key: owner.key,
+        body: { fullEmbedEnabled: false },
+      });
+      expect(off.status).toBe(200);
+      const refused = await signIn(one);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ title: 'Forbidden', code: 'full_embed_disabled' });
+      // Counted once: the attempt on the kept row left nothing behind.
+      expect(refused.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 2));
     });
 
     it('counts every exchange on both instances, answers 429 past the limit and leaves that jti unused', async () => {
