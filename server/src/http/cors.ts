@@ -9,6 +9,12 @@ export function setCorsHeaders(res: Response, origin: string) {
   res.setHeader('Access-Control-Expose-Headers', EXPOSED);
 }
 
+/** Takes back what setCorsHeaders set (before the response is sent). */
+export function clearCorsHeaders(res: Response) {
+  res.removeHeader('Access-Control-Allow-Origin');
+  res.removeHeader('Access-Control-Expose-Headers');
+}
+
 export interface CorsOptions {
   /** Whether `origin` may call `req` cross-origin. */
   allowOrigin(origin: string, req: Request): Promise<boolean>;

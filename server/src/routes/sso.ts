@@ -5,19 +5,19 @@ import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
 import { unavailableError } from '../faults';
-import { setCorsHeaders } from '../http/cors';
+import { clearCorsHeaders, setCorsHeaders } from '../http/cors';
 import { mountJson } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueHandoff } from '../sso/embed-handoff';
 import { embedOptionsQuery, readEmbedOptions } from '../sso/embed-options';
 import {
   issueSession,
-  type OrgAndMember,
   provisionMember,
   readTokenOrganization,
   verifyHostToken,
 } from '../sso/exchange';
 import { unverifiedClaims } from '../sso/token';
+import type { OrganizationRow } from '../store/organizations';
 import { sendErrorPage } from './embed-page';
 
 /** The origin of the page framing a full-embed sign-in: `Origin`, else the origin of `Referer`. */
@@ -42,25 +42,37 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
     // A page of an allowed origin must be able to read a refusal too (401 for an expired
     // token, 429 with Retry-After): CORS follows the organization the token names, before it
     // is verified. That says nothing a preflight would not; the answer itself stays generic.
-    const named = origin ? unverifiedClaims(body.jwt) : undefined;
-    let known: OrgAndMember | undefined;
-    if (origin && named) {
-      known = await readTokenOrganization(deps, named.orgId, named.email);
-      if (known && rowAllowsOrigin(known.org, origin)) setCorsHeaders(res, origin);
+    // The row is the one the exchange relies on (read, or kept and checked: see exchange.ts).
+    let named = false;
+    const corsFor = (org: OrganizationRow | undefined) => {
+      named = true;
+      if (org && origin && rowAllowsOrigin(org, origin)) setCorsHeaders(res, origin);
+      else clearCorsHeaders(res);
+    };
+    let verified: Awaited<ReturnType<typeof verifyHostToken>>;
+    try {
+      verified = await verifyHostToken(deps, body.jwt, {
+        rateLimit: res,
+        onOrganization: origin ? corsFor : undefined,
+        admit: (org) => {
+          if (origin && !rowAllowsOrigin(org, origin)) {
+            throw forbidden('Origin not allowed for this organization', 'origin_not_allowed');
+          }
+        },
+      });
+    } catch (refusal) {
+      // A token refused before any organization was looked up (malformed, alg none) may still
+      // name one, whose allowed pages may read the refusal.
+      const claims = origin && !named ? unverifiedClaims(body.jwt) : undefined;
+      if (claims) {
+        const read = await readTokenOrganization(deps, claims.orgId, claims.email).catch(
+          () => undefined,
+        );
+        corsFor(read?.org);
+      }
+      throw refusal;
     }
-    const {
-      org,
-      claims,
-      member: read,
-    } = await verifyHostToken(deps, body.jwt, {
-      known,
-      rateLimit: res,
-      admit: (org) => {
-        if (origin && !rowAllowsOrigin(org, origin)) {
-          throw forbidden('Origin not allowed for this organization', 'origin_not_allowed');
-        }
-      },
-    });
+    const { org, claims, member: read } = verified;
     const member = await provisionMember(deps, org, claims, read);
     const session = await issueSession(deps, member, { kind: 'kit' });
     return {

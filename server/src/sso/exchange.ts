@@ -62,8 +62,6 @@ function orgHmacKeys(deps: Deps, org: OrganizationRow): KeyObject[] {
 }
 
 export interface VerifyHostTokenOptions {
-  /** The organization the token names, when the caller has already read it. */
-  known?: OrgAndMember | undefined;
   /**
    * Checks that run once the signature and claims check out and before the token's `jti` is
    * used: a refusal here (origin, full embed off) leaves the token usable where it is allowed.
@@ -76,6 +74,12 @@ export interface VerifyHostTokenOptions {
    * used `jti`s (PostgreSQL, or Redis), the hit and the claim are one round trip.
    */
   rateLimit?: Response;
+  /**
+   * Called with the organization row an attempt relies on (undefined: no such organization),
+   * once the token names one; when an attempt starts over on a fresh read it is called again,
+   * so the last call is the row the answer rests on.
+   */
+  onOrganization?: (org: OrganizationRow | undefined) => void;
 }
 
 /** The organization a token names and the membership of its email, read together. */
@@ -130,7 +134,7 @@ export async function verifyHostToken(
   token: string,
   options: VerifyHostTokenOptions = {},
 ): Promise<VerifiedHostToken> {
-  if (!options.known && options.rateLimit) {
+  if (options.rateLimit) {
     try {
       return await verifyOnce(deps, token, options, true);
     } catch (err) {
@@ -146,7 +150,7 @@ async function verifyOnce(
   options: VerifyHostTokenOptions,
   mayUseKept: boolean,
 ): Promise<VerifiedHostToken> {
-  const { known, admit, rateLimit } = options;
+  const { admit, rateLimit } = options;
   let read: OrgAndMember | undefined;
   // The kept row this attempt relies on, the email it reads the membership of, and whether the
   // statement that checks the row's version has run (its verdict then stands).
@@ -206,11 +210,9 @@ async function verifyOnce(
         kept = { version: row.version, email: normalizeEmail(unverifiedEmail as string) };
         read = { org: row.org };
       } else {
-        read =
-          known?.org.id === orgId
-            ? known
-            : await readTokenOrganization(deps, orgId, unverifiedEmail);
+        read = await readTokenOrganization(deps, orgId, unverifiedEmail);
       }
+      options.onOrganization?.(read?.org);
       return read ? orgHmacKeys(deps, read.org) : null;
     },
     consumeJti: async (_orgId, jti, expiresAt) => {

@@ -174,6 +174,32 @@ describe.each([
       expect(fresh.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 3));
     });
 
+    it("answers a page's exchange with the CORS of the current origins after another instance changed them", async () => {
+      const owner = await one.newUser();
+      const kit = await createOrg(one, owner.key, {
+        embedAllowedOrigins: ['https://app.example.com'],
+      });
+      const fromPage = async (origin: string) =>
+        exchange(one, await signHs256(claimsFor(kit.id), kit.jwtSecret), { origin });
+      const allowed = await fromPage('https://app.example.com');
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+
+      const moved = await two.request('PATCH', `/api/public/organizations/${kit.id}`, {
+        key: owner.key,
+        body: { embedAllowedOrigins: ['https://other.example.com'] },
+      });
+      expect(moved.status).toBe(200);
+      const refused = await fromPage('https://app.example.com');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({ title: 'Forbidden', code: 'origin_not_allowed' });
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      const now = await fromPage('https://other.example.com');
+      expect(now.status).toBe(200);
+      expect(now.headers.get('access-control-allow-origin')).toBe('https://other.example.com');
+      expect(now.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 3));
+    });
+
     it('refuses a full-embed sign-in at once on an instance that read the organization before it was turned off', async () => {
       const owner = await one.newUser();
       const embed = await createOrg(one, owner.key, {
