@@ -10,7 +10,7 @@ import { openStore, type Store } from '../src/store/db';
 import { findMemberByEmail } from '../src/store/members';
 import {
   findOrganizationWithMember,
-  insertNewUserAndMemberPg,
+  insertNewUserAndMember,
   keptOrganization,
   pgHitAndClaim,
 } from '../src/store/sso-exchange';
@@ -221,36 +221,46 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
     expect((await hitAndClaim(counter, 'sso:org_b', claim)).fresh).toBe(false);
   });
 
-  pgOnly(
-    'creates a new user and membership in one statement, and nothing for a known email',
-    async () => {
-      const pool = store.pgPool!;
-      const user = { fullName: 'Two T', firstName: 'Two', lastName: 'T' };
-      const { result: created, statements } = await counted(pool, () =>
-        insertNewUserAndMemberPg(
-          pool,
-          { id: 'usr_2', email: 'two@example.com', ...user },
-          { id: 'mem_2', organizationId: 'org_b', role: 'MEMBER', groups: null },
-          NOW,
-        ),
-      );
-      expect(statements).toBe(1);
-      expect(created).toEqual(await findMemberByEmail(store.db, 'org_b', 'two@example.com'));
-      expect(created).toMatchObject({ id: 'mem_2', userId: 'usr_2', userEmail: 'two@example.com' });
-
-      const known = await insertNewUserAndMemberPg(
-        pool,
-        { id: 'usr_3', email: 'one@example.com', ...user },
-        { id: 'mem_3', organizationId: 'org_b', role: 'MEMBER', groups: null },
+  it('creates a new user and membership at once (one statement on PostgreSQL), and nothing for a known email', async () => {
+    const user = { fullName: 'Two T', firstName: 'Two', lastName: 'T' };
+    const create = () =>
+      insertNewUserAndMember(
+        store,
+        { id: 'usr_2', email: 'two@example.com', ...user },
+        { id: 'mem_2', organizationId: 'org_b', role: 'MEMBER', groups: null },
         NOW,
       );
-      expect(known).toBeUndefined();
-      const rows = await store.db
-        .selectFrom('members')
-        .select('id')
-        .where('id', '=', 'mem_3')
-        .execute();
-      expect(rows).toEqual([]);
-    },
-  );
+    let created: Awaited<ReturnType<typeof create>>;
+    if (store.pgPool) {
+      const { result, statements } = await counted(store.pgPool, create);
+      expect(statements).toBe(1);
+      created = result;
+    } else {
+      created = await create();
+    }
+    expect(created).toEqual(
+      await findOrganizationWithMember(store, 'org_b', 'two@example.com').then((f) => f?.member),
+    );
+    expect(created).toMatchObject({
+      id: 'mem_2',
+      userId: 'usr_2',
+      userEmail: 'two@example.com',
+      groups: null,
+      userFullName: 'Two T',
+    });
+
+    const known = await insertNewUserAndMember(
+      store,
+      { id: 'usr_3', email: 'one@example.com', ...user },
+      { id: 'mem_3', organizationId: 'org_b', role: 'MEMBER', groups: null },
+      NOW,
+    );
+    expect(known).toBeUndefined();
+    expect(
+      await store.db.selectFrom('members').select('id').where('id', '=', 'mem_3').execute(),
+    ).toEqual([]);
+    expect(
+      await store.db.selectFrom('users').select('id').where('id', '=', 'usr_3').execute(),
+    ).toEqual([]);
+  });
 });

@@ -14,7 +14,7 @@ import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../sto
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import {
   findOrganizationWithMember,
-  insertNewUserAndMemberPg,
+  insertNewUserAndMember,
   type MemberWithGroups,
 } from '../store/sso-exchange';
 import { ensureUser } from '../store/users';
@@ -281,12 +281,11 @@ export async function provisionMember(
   }
 
   const at = deps.now().toISOString();
-  const { pgPool } = deps.store;
-  // An email never seen (no user read with the organization): one statement on PostgreSQL.
-  if (pgPool && read?.email === email && !read.row) {
+  // No membership read with the organization: most often an email never seen, created at once.
+  if (read?.email === email && !read.row) {
     const names = namesAfter(claims, { firstName: null, lastName: null, fullName: null });
-    const created = await insertNewUserAndMemberPg(
-      pgPool,
+    const created = await insertNewUserAndMember(
+      deps.store,
       { id: newId('usr'), email, ...names },
       { id: newId('mem'), organizationId: org.id, role: claims.role ?? 'MEMBER', groups },
       at,

@@ -46,6 +46,11 @@ export interface Store {
     sqlText: string,
     paramLists: readonly (readonly unknown[])[],
   ): unknown[][] | undefined;
+  /**
+   * SQLite only: runs the statements in order, in one transaction, right now, returning each
+   * one's rows (each must return rows: `RETURNING`, or a read). Undefined as writeBatch.
+   */
+  writeSteps?(steps: readonly WriteStep[]): unknown[][] | undefined;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -83,8 +88,14 @@ export const LIST_VERSION_TABLES = [
   'members',
 ] as const satisfies readonly VersionedTable[];
 
+/** One statement of Store.writeSteps. */
+export interface WriteStep {
+  sql: string;
+  params: readonly unknown[];
+}
+
 /** What each engine provides; openStore adds what both share. */
-type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch'> & {
+type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch' | 'writeSteps'> & {
   checkpointer?: Checkpointer;
 };
 
@@ -141,6 +152,7 @@ function openPostgres(
       return (row?.version as string | undefined) ?? '';
     },
     writeBatch: undefined,
+    writeSteps: undefined,
   };
 }
 
@@ -174,15 +186,16 @@ function openSqlite(
       ? undefined
       : Promise.resolve(cached.read(sqlText, params) as readonly Record<string, unknown>[]),
   );
+  const writeSteps = (steps: readonly WriteStep[]) =>
+    file.inTransaction
+      ? undefined
+      : file.transaction(() => steps.map((step) => cached.prepare(step.sql).all(step.params)))();
   return {
     db,
     pgPool: undefined,
     version: async (tables) => String(cached.version(tables)),
-    writeBatch: (sqlText, paramLists) => {
-      if (file.inTransaction) return undefined;
-      const stmt = cached.prepare(sqlText);
-      return file.transaction(() => paramLists.map((params) => stmt.all(params)))();
-    },
+    writeBatch: (sqlText, paramLists) => writeSteps(paramLists.map((params) => ({ sql: sqlText, params }))),
+    writeSteps,
     checkpointer,
   };
 }

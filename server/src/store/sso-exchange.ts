@@ -472,12 +472,28 @@ select m.id, m.organization_id as "organizationId", m.user_id as "userId", m.rol
   u.created_at as "userCreatedAt"
 from m join u on u.id = m.user_id`;
 
+// SQLite: the same in three statements run at once in one transaction (Store.writeSteps): the
+// membership only for the user just inserted, then both read back.
+const NEW_USER_SQLITE = `insert into users (id, email, full_name, first_name, last_name, title,
+  avatar_url, is_email_verified, created_at) values (?, ?, ?, ?, ?, null, null, 0, ?)
+  on conflict (email) do nothing returning id`;
+const NEW_MEMBER_SQLITE = `insert into members (id, organization_id, user_id, role, groups, created_at)
+  select ?, ?, id, ?, ?, ? from users where id = ? returning id`;
+const MEMBER_READ_BACK_SQLITE = `select m.id, m.organization_id as "organizationId",
+  m.user_id as "userId", m.role, m.groups, m.created_at as "createdAt", u.email as "userEmail",
+  u.full_name as "userFullName", u.first_name as "userFirstName",
+  u.last_name as "userLastName", u.title as "userTitle", u.avatar_url as "userAvatarUrl",
+  u.is_email_verified as "userIsEmailVerified", u.created_at as "userCreatedAt"
+from members m join users u on u.id = m.user_id where m.id = ?`;
+
 /**
- * PostgreSQL: creates the user and their membership in one statement, or returns undefined
- * (nothing written) when a user with this email exists.
+ * Creates the user and their membership at once (one statement on PostgreSQL, one synchronous
+ * transaction on SQLite), or returns undefined with nothing written when a user with this email
+ * exists (or, on SQLite, while a transaction holds the connection): the caller then provisions
+ * in a transaction.
  */
-export async function insertNewUserAndMemberPg(
-  pool: Pg.Pool,
+export async function insertNewUserAndMember(
+  store: Pick<Store, 'pgPool' | 'writeSteps'>,
   user: {
     id: string;
     email: string;
@@ -488,8 +504,23 @@ export async function insertNewUserAndMemberPg(
   member: { id: string; organizationId: string; role: string; groups: string | null },
   at: string,
 ): Promise<MemberWithGroups | undefined> {
-  const { rows } = await pool.query({
-    name: statementNameOn(pool, NEW_USER_AND_MEMBER),
+  const { pgPool } = store;
+  if (!pgPool) {
+    const rows = store.writeSteps?.([
+      {
+        sql: NEW_USER_SQLITE,
+        params: [user.id, user.email, user.fullName, user.firstName, user.lastName, at],
+      },
+      {
+        sql: NEW_MEMBER_SQLITE,
+        params: [member.id, member.organizationId, member.role, member.groups, at, user.id],
+      },
+      { sql: MEMBER_READ_BACK_SQLITE, params: [member.id] },
+    ]);
+    return rows?.[2]?.[0] as MemberWithGroups | undefined;
+  }
+  const { rows } = await pgPool.query({
+    name: statementNameOn(pgPool, NEW_USER_AND_MEMBER),
     text: NEW_USER_AND_MEMBER,
     values: [
       user.id,
