@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type Pg from 'pg';
 import type { Limiter, RateLimitOutcome } from '../http/rate-limit';
 import { type Db, LIST_VERSION_TABLES, type Store, storeVersionSql } from './db';
+import { gathered } from './gathered';
 import { statementNameOn } from './pg-prepared';
 import { precompiled } from './precompiled';
 import type { ApiKeysTable } from './schema';
@@ -64,13 +65,15 @@ type CountedRow = ApiKeyState & {
 };
 
 interface PendingLookup {
+  keyHash: string;
+  counter: { keyPrefix: string; windowMs: number };
   now: Date;
   resolve(row: CountedRow | undefined): void;
   reject(err: unknown): void;
 }
 
-// Per pool, the lookups waiting for a statement already in flight for their key (see below).
-const waitingByPool = new WeakMap<Pg.Pool, Map<string, PendingLookup[]>>();
+// Per pool, the lookups of each key gathered while a statement for it is in flight (see below).
+const lookupsByPool = new WeakMap<Pg.Pool, (keyHash: string, lookup: PendingLookup) => void>();
 
 /**
  * The key row for a digest and the store version, with one hit counted on the key's
@@ -90,54 +93,47 @@ export function findApiKeyCountingHit(
   counter: { keyPrefix: string; windowMs: number },
   now: Date,
 ): Promise<CountedRow | undefined> {
-  let waiting = waitingByPool.get(pool);
-  if (!waiting) {
-    waiting = new Map();
-    waitingByPool.set(pool, waiting);
+  let lookUp = lookupsByPool.get(pool);
+  if (!lookUp) {
+    lookUp = gathered((_key: string, batch: PendingLookup[]) => countBatch(pool, batch));
+    lookupsByPool.set(pool, lookUp);
   }
-  const queue = waiting;
-  return new Promise((resolve, reject) => {
-    const entry = { now, resolve, reject };
-    const next = queue.get(keyHash);
-    if (next) {
-      next.push(entry);
-      return;
+  const queue = lookUp;
+  // Batched by key and counter: one statement counts for one of each.
+  return new Promise((resolve, reject) =>
+    queue(`${counter.keyPrefix}\u0000${keyHash}`, { keyHash, counter, now, resolve, reject }),
+  );
+}
+
+async function countBatch(pool: Pg.Pool, batch: PendingLookup[]) {
+  const { keyHash, counter } = batch[0]!;
+  try {
+    // The clock of the latest arrival (each request still judges the key at its own).
+    const at = batch.at(-1)!.now;
+    const ms = at.getTime();
+    const result = await pool.query({
+      name: statementNameOn(pool, BY_HASH_COUNTING_HIT),
+      text: BY_HASH_COUNTING_HIT,
+      values: [
+        keyHash,
+        counter.keyPrefix,
+        ms + counter.windowMs,
+        at.toISOString(),
+        ms,
+        batch.length,
+      ],
+    });
+    const row = result.rows[0] as CountedRow | undefined;
+    for (const [i, c] of batch.entries()) {
+      c.resolve(
+        row && row.hitPoints !== null
+          ? { ...row, hitPoints: row.hitPoints - batch.length + i + 1 }
+          : row,
+      );
     }
-    const run = async (batch: PendingLookup[]) => {
-      queue.set(keyHash, []);
-      try {
-        // The clock of the latest arrival (each request still judges the key at its own).
-        const at = batch.at(-1)!.now;
-        const ms = at.getTime();
-        const result = await pool.query({
-          name: statementNameOn(pool, BY_HASH_COUNTING_HIT),
-          text: BY_HASH_COUNTING_HIT,
-          values: [
-            keyHash,
-            counter.keyPrefix,
-            ms + counter.windowMs,
-            at.toISOString(),
-            ms,
-            batch.length,
-          ],
-        });
-        const row = result.rows[0] as CountedRow | undefined;
-        for (const [i, c] of batch.entries()) {
-          c.resolve(
-            row && row.hitPoints !== null
-              ? { ...row, hitPoints: row.hitPoints - batch.length + i + 1 }
-              : row,
-          );
-        }
-      } catch (err) {
-        for (const c of batch) c.reject(err);
-      }
-      const more = queue.get(keyHash)!;
-      if (more.length > 0) void run(more);
-      else queue.delete(keyHash);
-    };
-    void run([entry]);
-  });
+  } catch (err) {
+    for (const c of batch) c.reject(err);
+  }
 }
 
 export interface ApiKeyLookup {

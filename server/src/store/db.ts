@@ -194,7 +194,8 @@ function openSqlite(
     db,
     pgPool: undefined,
     version: async (tables) => String(cached.version(tables)),
-    writeBatch: (sqlText, paramLists) => writeSteps(paramLists.map((params) => ({ sql: sqlText, params }))),
+    writeBatch: (sqlText, paramLists) =>
+      writeSteps(paramLists.map((params) => ({ sql: sqlText, params }))),
     writeSteps,
     checkpointer,
   };

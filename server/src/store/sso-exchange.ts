@@ -19,6 +19,7 @@ import type { Redis } from 'ioredis';
 import type Pg from 'pg';
 import { BoundedMap } from '../bounded-map';
 import type { Db, Store } from './db';
+import { gathered } from './gathered';
 import type { MemberWithUser } from './members';
 import type { OrganizationRow } from './organizations';
 import { statementNameOn } from './pg-prepared';
@@ -268,6 +269,9 @@ export interface CheckedClaim {
 }
 
 interface PendingClaim {
+  counter: HitCounter;
+  counterKey: string;
+  orgId: string;
   jti: string;
   expiresAt: string;
   ifOrgVersion: string | null;
@@ -299,14 +303,8 @@ type BatchRow = MemberColumns & {
  * Across processes the row lock still orders the statements.
  */
 export function pgHitAndClaim(pool: Pg.Pool) {
-  const inFlight = new Map<string, PendingClaim[] | undefined>();
-
-  async function send(
-    counter: HitCounter,
-    counterKey: string,
-    orgId: string,
-    batch: PendingClaim[],
-  ) {
+  async function send(batch: PendingClaim[]) {
+    const { counter, counterKey, orgId } = batch[0]!;
     try {
       // A jti twice in one batch: the first is claimed (or refused), the later ones replays.
       const firstOf = new Map<string, number>();
@@ -355,6 +353,8 @@ export function pgHitAndClaim(pool: Pg.Pool) {
     }
   }
 
+  // One batch per counter and organization: the statement counts and claims for one of each.
+  const claimGathered = gathered((_key: string, batch: PendingClaim[]) => send(batch));
   return (
     counter: HitCounter,
     key: string,
@@ -366,33 +366,20 @@ export function pgHitAndClaim(pool: Pg.Pool) {
       email?: string | undefined;
     },
   ): Promise<HitAndClaim & CheckedClaim> => {
-    // One batch per counter and organization: the statement counts and claims for one of each.
     const counterKey = counter.keyPrefix + key;
-    const batchKey = `${counterKey}\u0000${claim.orgId}`;
-    return new Promise<HitAndClaim & CheckedClaim>((resolve, reject) => {
-      const entry: PendingClaim = {
+    return new Promise<HitAndClaim & CheckedClaim>((resolve, reject) =>
+      claimGathered(`${counterKey}\u0000${claim.orgId}`, {
+        counter,
+        counterKey,
+        orgId: claim.orgId,
         jti: claim.jti,
         expiresAt: claim.expiresAt,
         ifOrgVersion: claim.ifOrgVersion ?? null,
         email: claim.email ?? null,
         resolve,
         reject,
-      };
-      const waiting = inFlight.get(batchKey);
-      if (waiting) {
-        waiting.push(entry);
-        return;
-      }
-      // None in flight: this one goes now; those arriving meanwhile gather for the next.
-      const run = async (batch: PendingClaim[]) => {
-        inFlight.set(batchKey, []);
-        await send(counter, counterKey, claim.orgId, batch);
-        const next = inFlight.get(batchKey)!;
-        if (next.length > 0) void run(next);
-        else inFlight.delete(batchKey);
-      };
-      void run([entry]);
-    });
+      }),
+    );
   };
 }
 
@@ -449,28 +436,92 @@ export async function hitAndClaimJtiRedis(
   return { consumedPoints: consumed, msBeforeNext: ttl, fresh: fresh === 1 };
 }
 
-// A first sign-in of an email never seen: the user and the membership in one statement. When
-// the email exists already (another organization, a race) nothing is written and the caller
-// provisions in a transaction as before.
-const NEW_USER_AND_MEMBER = `
-with u as (
+// First sign-ins of emails never seen: the users and their memberships in one statement, for
+// a batch of them (gathered while the last one ran: one commit, one WAL flush for all). An
+// email that exists already (another organization, a race, or twice in the batch) gets nothing
+// written and no row back; its caller provisions in a transaction as before. Users go in email
+// order, so two batches on two instances never wait on each other's emails in a circle.
+const NEW_USERS_AND_MEMBERS = `
+with input as (
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+    $7::text[], $8::text[], $9::text[], $10::text[]) with ordinality
+    as c(user_id, email, full_name, first_name, last_name, created_at, member_id,
+      organization_id, role, groups, i)
+), u as (
   insert into users (id, email, full_name, first_name, last_name, title, avatar_url,
     is_email_verified, created_at)
-  values ($1, $2, $3, $4, $5, null, null, 0, $6)
+  select user_id, email, full_name, first_name, last_name, null, null, 0, created_at
+  from input order by email
   on conflict (email) do nothing
   returning *
 ), m as (
   insert into members (id, organization_id, user_id, role, groups, created_at)
-  select $7, $8, u.id, $9, $10, $6 from u
+  select input.member_id, input.organization_id, u.id, input.role, input.groups,
+    input.created_at
+  from input join u on u.id = input.user_id
   returning *
 )
-select m.id, m.organization_id as "organizationId", m.user_id as "userId", m.role,
-  m.groups, m.created_at as "createdAt", u.email as "userEmail",
+select input.i::int as "i", m.id, m.organization_id as "organizationId", m.user_id as "userId",
+  m.role, m.groups, m.created_at as "createdAt", u.email as "userEmail",
   u.full_name as "userFullName", u.first_name as "userFirstName",
   u.last_name as "userLastName", u.title as "userTitle",
   u.avatar_url as "userAvatarUrl", u.is_email_verified as "userIsEmailVerified",
   u.created_at as "userCreatedAt"
-from m join u on u.id = m.user_id`;
+from m join u on u.id = m.user_id join input on input.member_id = m.id`;
+
+interface NewUser {
+  id: string;
+  email: string;
+  fullName: string | null;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+interface NewMember {
+  id: string;
+  organizationId: string;
+  role: string;
+  groups: string | null;
+}
+
+interface PendingNewMember {
+  user: NewUser;
+  member: NewMember;
+  at: string;
+  resolve(created: MemberWithGroups | undefined): void;
+  reject(err: unknown): void;
+}
+
+async function insertBatch(pool: Pg.Pool, batch: PendingNewMember[]) {
+  try {
+    const column = <T>(pick: (p: PendingNewMember) => T) => batch.map(pick);
+    const { rows } = await pool.query({
+      name: statementNameOn(pool, NEW_USERS_AND_MEMBERS),
+      text: NEW_USERS_AND_MEMBERS,
+      values: [
+        column((p) => p.user.id),
+        column((p) => p.user.email),
+        column((p) => p.user.fullName),
+        column((p) => p.user.firstName),
+        column((p) => p.user.lastName),
+        column((p) => p.at),
+        column((p) => p.member.id),
+        column((p) => p.member.organizationId),
+        column((p) => p.member.role),
+        column((p) => p.member.groups),
+      ],
+    });
+    const created = new Map<number, MemberWithGroups>();
+    for (const { i, ...row } of rows as (MemberWithGroups & { i: number })[]) {
+      created.set(i - 1, row);
+    }
+    for (const [i, p] of batch.entries()) p.resolve(created.get(i));
+  } catch (err) {
+    for (const p of batch) p.reject(err);
+  }
+}
+
+const newMembersByPool = new WeakMap<Pg.Pool, (key: '', item: PendingNewMember) => void>();
 
 // SQLite: the same in three statements run at once in one transaction (Store.writeSteps): the
 // membership only for the user just inserted, then both read back.
@@ -487,21 +538,15 @@ const MEMBER_READ_BACK_SQLITE = `select m.id, m.organization_id as "organization
 from members m join users u on u.id = m.user_id where m.id = ?`;
 
 /**
- * Creates the user and their membership at once (one statement on PostgreSQL, one synchronous
- * transaction on SQLite), or returns undefined with nothing written when a user with this email
+ * Creates the user and their membership at once (one statement on PostgreSQL, gathered with
+ * the others arriving meanwhile; one synchronous transaction on SQLite), or returns undefined with nothing written when a user with this email
  * exists (or, on SQLite, while a transaction holds the connection): the caller then provisions
  * in a transaction.
  */
 export async function insertNewUserAndMember(
   store: Pick<Store, 'pgPool' | 'writeSteps'>,
-  user: {
-    id: string;
-    email: string;
-    fullName: string | null;
-    firstName: string | null;
-    lastName: string | null;
-  },
-  member: { id: string; organizationId: string; role: string; groups: string | null },
+  user: NewUser,
+  member: NewMember,
   at: string,
 ): Promise<MemberWithGroups | undefined> {
   const { pgPool } = store;
@@ -519,21 +564,11 @@ export async function insertNewUserAndMember(
     ]);
     return rows?.[2]?.[0] as MemberWithGroups | undefined;
   }
-  const { rows } = await pgPool.query({
-    name: statementNameOn(pgPool, NEW_USER_AND_MEMBER),
-    text: NEW_USER_AND_MEMBER,
-    values: [
-      user.id,
-      user.email,
-      user.fullName,
-      user.firstName,
-      user.lastName,
-      at,
-      member.id,
-      member.organizationId,
-      member.role,
-      member.groups,
-    ],
-  });
-  return rows[0] as MemberWithGroups | undefined;
+  let insert = newMembersByPool.get(pgPool);
+  if (!insert) {
+    insert = gathered((_key: '', batch: PendingNewMember[]) => insertBatch(pgPool, batch));
+    newMembersByPool.set(pgPool, insert);
+  }
+  const queue = insert;
+  return new Promise((resolve, reject) => queue('', { user, member, at, resolve, reject }));
 }
