@@ -383,57 +383,102 @@ export function pgHitAndClaim(pool: Pg.Pool) {
   };
 }
 
-// rate-limiter-flexible's own counting script (RateLimiterRedis), then the jti's `SET NX`
-// with its remaining lifetime, only when the hit is within the limit: one round trip, atomic.
-const HIT_AND_CLAIM_LUA = `
+// rate-limiter-flexible's own counting script (RateLimiterRedis), once per claim in arrival
+// order, each followed by its jti's `SET NX` with its remaining lifetime only when that hit is
+// within the limit: a batch of claims in one round trip, atomic, counted as one by one. KEYS:
+// the counter, then one jti key per claim (a jti twice finds its key set: a replay). ARGV: the
+// window in seconds, the limit, then each claim's lifetime in ms.
+const HITS_AND_CLAIMS_LUA = `
 redis.call('set', KEYS[1], 0, 'EX', ARGV[1], 'NX')
-local consumed = redis.call('incrby', KEYS[1], 1)
-local ttl = redis.call('pttl', KEYS[1])
-if ttl == -1 then
-  redis.call('expire', KEYS[1], ARGV[1])
-  ttl = 1000 * ARGV[1]
+local out = {}
+for i = 2, #KEYS do
+  local consumed = redis.call('incrby', KEYS[1], 1)
+  local ttl = redis.call('pttl', KEYS[1])
+  if ttl == -1 then
+    redis.call('expire', KEYS[1], ARGV[1])
+    ttl = 1000 * ARGV[1]
+  end
+  local fresh = 0
+  if consumed <= tonumber(ARGV[2]) then
+    if redis.call('set', KEYS[i], '1', 'PX', ARGV[i + 1], 'NX') then fresh = 1 end
+  end
+  out[#out + 1] = consumed
+  out[#out + 1] = ttl
+  out[#out + 1] = fresh
 end
-local fresh = 0
-if consumed <= tonumber(ARGV[2]) then
-  if redis.call('set', KEYS[2], '1', 'PX', ARGV[3], 'NX') then fresh = 1 end
-end
-return {consumed, ttl, fresh}`;
+return out`;
 
-type WithHitAndClaim = Redis & {
-  bkHitAndClaimJti(
-    counterKey: string,
-    jtiKey: string,
-    windowSeconds: number,
-    limit: number,
-    ttlMs: number,
-  ): Promise<[number, number, number]>;
+type WithHitsAndClaims = Redis & {
+  bkHitsAndClaims(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
 };
 
 /** The Redis key of a used jti (as the Redis replay guard keeps it). */
 export const redisJtiKey = (orgId: string, jti: string) => `bk:jti:${orgId}:${jti}`;
 
+interface PendingRedisClaim {
+  counter: HitCounter;
+  counterKey: string;
+  jtiKey: string;
+  ttlMs: number;
+  resolve(outcome: HitAndClaim): void;
+  reject(err: unknown): void;
+}
+
+async function sendRedisBatch(redis: Redis, batch: PendingRedisClaim[]) {
+  const { counter, counterKey } = batch[0]!;
+  try {
+    const client = redis as WithHitsAndClaims;
+    if (typeof client.bkHitsAndClaims !== 'function') {
+      redis.defineCommand('bkHitsAndClaims', { lua: HITS_AND_CLAIMS_LUA });
+    }
+    const out = await client.bkHitsAndClaims(
+      batch.length + 1,
+      counterKey,
+      ...batch.map((c) => c.jtiKey),
+      Math.ceil(counter.windowMs / 1000),
+      counter.limit,
+      ...batch.map((c) => c.ttlMs),
+    );
+    for (const [i, c] of batch.entries()) {
+      const [consumed, ttl, fresh] = out.slice(i * 3, i * 3 + 3) as [number, number, number];
+      c.resolve({ consumedPoints: consumed, msBeforeNext: ttl, fresh: fresh === 1 });
+    }
+  } catch (err) {
+    for (const c of batch) c.reject(err);
+  }
+}
+
+const redisClaimsByClient = new WeakMap<Redis, (key: string, item: PendingRedisClaim) => void>();
+
 /**
  * Redis holding both the counters and the used jtis: the hit and the claim in one script
- * (EVALSHA, one round trip). `ttlMs` is how long the jti stays used.
+ * (EVALSHA, one round trip), gathered per counter as on PostgreSQL (pgHitAndClaim): the claims
+ * that arrive while one script runs go together in the next. `ttlMs` is how long the jti
+ * stays used.
  */
-export async function hitAndClaimJtiRedis(
+export function hitAndClaimJtiRedis(
   redis: Redis,
   counter: HitCounter,
   key: string,
   claim: { orgId: string; jti: string; ttlMs: number },
 ): Promise<HitAndClaim> {
-  const client = redis as WithHitAndClaim;
-  if (typeof client.bkHitAndClaimJti !== 'function') {
-    redis.defineCommand('bkHitAndClaimJti', { numberOfKeys: 2, lua: HIT_AND_CLAIM_LUA });
+  let claims = redisClaimsByClient.get(redis);
+  if (!claims) {
+    claims = gathered((_key: string, batch: PendingRedisClaim[]) => sendRedisBatch(redis, batch));
+    redisClaimsByClient.set(redis, claims);
   }
-  const [consumed, ttl, fresh] = await client.bkHitAndClaimJti(
-    counter.keyPrefix + key,
-    redisJtiKey(claim.orgId, claim.jti),
-    Math.ceil(counter.windowMs / 1000),
-    counter.limit,
-    claim.ttlMs,
+  const queue = claims;
+  const counterKey = counter.keyPrefix + key;
+  return new Promise((resolve, reject) =>
+    queue(counterKey, {
+      counter,
+      counterKey,
+      jtiKey: redisJtiKey(claim.orgId, claim.jti),
+      ttlMs: claim.ttlMs,
+      resolve,
+      reject,
+    }),
   );
-  return { consumedPoints: consumed, msBeforeNext: ttl, fresh: fresh === 1 };
 }
 
 // First sign-ins of emails never seen: the users and their memberships in one statement, for
