@@ -100,6 +100,31 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
     }
   }
 
+  pgOnly('reads the pairs that arrive together in one statement, each its own answer', async () => {
+    const pool = store.pgPool!;
+    const pairs: [string, string][] = [
+      ['org_a', 'one@example.com'],
+      ['org_a', 'one@example.com'],
+      ['org_b', 'one@example.com'],
+      ['org_zz', 'one@example.com'],
+      ['org_a', 'nobody@example.com'],
+    ];
+    const { result, statements } = await counted(pool, () =>
+      Promise.all(pairs.map(([org, email]) => findOrganizationWithMember(store, org, email))),
+    );
+    expect(statements).toBe(2);
+    expect(result.map((r) => [r?.org.id, r?.member?.id])).toEqual([
+      ['org_a', 'mem_1'],
+      ['org_a', 'mem_1'],
+      ['org_b', undefined],
+      [undefined, undefined],
+      ['org_a', undefined],
+    ]);
+    expect(result[1]).toEqual(result[0]);
+    expect(result[0]?.org).not.toHaveProperty('i');
+    expect(result[0]?.org).not.toHaveProperty('orgRowVersion');
+  });
+
   pgOnly(
     'counts hits that arrive together in one statement, each in its own place, and claims within the limit',
     async () => {

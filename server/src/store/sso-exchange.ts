@@ -70,15 +70,59 @@ type OrgWithMemberRow = OrganizationRow & {
 };
 
 // PostgreSQL: the same read through the function of migration 0008, whose plan the server
-// keeps per connection (an unnamed statement is planned anew on every call).
-const ORG_WITH_MEMBER_PG = `select (f.o).*, (f.m).id as member_id, (f.m).role as member_role,
-  (f.m).groups as member_groups, (f.m).created_at as member_created_at, (f.u).id as user_id,
-  (f.u).email as user_email, (f.u).full_name as user_full_name,
-  (f.u).first_name as user_first_name, (f.u).last_name as user_last_name,
-  (f.u).title as user_title, (f.u).avatar_url as user_avatar_url,
-  (f.u).is_email_verified as user_is_email_verified, (f.u).created_at as user_created_at,
-  f.ov as org_row_version
-from bk_org_with_member($1, $2) f`;
+// keeps per connection (an unnamed statement is planned anew on every call), for a batch of
+// (organization, email) pairs gathered while the last batch ran: one statement for many
+// exchanges. `i` says which pair a row answers; an unknown organization has none.
+const ORGS_WITH_MEMBERS_PG = `select q.i::int as i, (f.o).*, (f.m).id as member_id,
+  (f.m).role as member_role, (f.m).groups as member_groups,
+  (f.m).created_at as member_created_at, (f.u).id as user_id, (f.u).email as user_email,
+  (f.u).full_name as user_full_name, (f.u).first_name as user_first_name,
+  (f.u).last_name as user_last_name, (f.u).title as user_title,
+  (f.u).avatar_url as user_avatar_url, (f.u).is_email_verified as user_is_email_verified,
+  (f.u).created_at as user_created_at, f.ov as org_row_version
+from unnest($1::text[], $2::text[]) with ordinality as q(org_id, email, i)
+  cross join lateral bk_org_with_member(q.org_id, q.email) f`;
+
+type OrgWithMemberPgRow = OrgWithMemberRow & { i: number; orgRowVersion: string };
+
+interface PendingRead {
+  orgId: string;
+  email: string;
+  resolve(row: OrgWithMemberPgRow | undefined): void;
+  reject(err: unknown): void;
+}
+
+async function readBatch(pool: Pg.Pool, batch: PendingRead[]) {
+  try {
+    const { rows } = await pool.query({
+      name: statementNameOn(pool, ORGS_WITH_MEMBERS_PG),
+      text: ORGS_WITH_MEMBERS_PG,
+      values: [batch.map((r) => r.orgId), batch.map((r) => r.email)],
+    });
+    const found = new Map<number, OrgWithMemberPgRow>();
+    for (const raw of rows) {
+      const row = camelRow(raw) as unknown as OrgWithMemberPgRow;
+      found.set(row.i - 1, row);
+    }
+    for (const [i, r] of batch.entries()) r.resolve(found.get(i));
+  } catch (err) {
+    for (const r of batch) r.reject(err);
+  }
+}
+
+const readsByPool = new WeakMap<Pg.Pool, (key: '', item: PendingRead) => void>();
+
+function readOnPg(pool: Pg.Pool, orgId: string, email: string) {
+  let reads = readsByPool.get(pool);
+  if (!reads) {
+    reads = gathered((_key: '', batch: PendingRead[]) => readBatch(pool, batch));
+    readsByPool.set(pool, reads);
+  }
+  const queue = reads;
+  return new Promise<OrgWithMemberPgRow | undefined>((resolve, reject) =>
+    queue('', { orgId, email, resolve, reject }),
+  );
+}
 
 /** An organization row as read, with its version on PostgreSQL (the row's `xmin`). */
 export interface VersionedOrganization {
@@ -119,22 +163,14 @@ export async function findOrganizationWithMember(
   email: string,
 ): Promise<{ org: OrganizationRow; member: MemberWithGroups | undefined } | undefined> {
   const { pgPool } = store;
-  const [row] = (
-    pgPool
-      ? (
-          await pgPool.query({
-            name: statementNameOn(pgPool, ORG_WITH_MEMBER_PG),
-            text: ORG_WITH_MEMBER_PG,
-            values: [orgId, email],
-          })
-        ).rows.map(camelRow)
-      : await ORG_WITH_MEMBER(store.db, orgId, email)
-  ) as (OrgWithMemberRow & { orgRowVersion?: string })[];
+  const row: (OrgWithMemberRow & { orgRowVersion?: string; i?: number }) | undefined = pgPool
+    ? await readOnPg(pgPool, orgId, email)
+    : (await ORG_WITH_MEMBER(store.db, orgId, email))[0];
   if (!row) {
     if (pgPool) forgetOrganization(pgPool, orgId);
     return undefined;
   }
-  const { orgRowVersion, ...rest } = row;
+  const { orgRowVersion, i: _pair, ...rest } = row;
   const { org, member } = splitMember(rest);
   if (pgPool && orgRowVersion) keptOn(pgPool).set(org.id, { org, version: orgRowVersion });
   return { org, member };
