@@ -277,6 +277,61 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
     },
   );
 
+  pgOnly(
+    'creates the user and membership a claim brings only for an email never seen, once per email',
+    async () => {
+      const pool = store.pgPool!;
+      const hitAndClaim = pgHitAndClaim(pool);
+      const counter = { keyPrefix: `bk:test-${randomUUID()}:`, windowMs: 60_000, limit: 100 };
+      await findOrganizationWithMember(store, 'org_b', 'x@example.com');
+      const kept = keptOrganization(pool, 'org_b')!;
+      const proposal = (n: number, email: string) => ({
+        user: { id: `usr_p${n}`, email, fullName: 'P Q', firstName: 'P', lastName: 'Q' },
+        member: { id: `mem_p${n}`, role: 'ADMIN', groups: '["g"]' },
+      });
+      const claim = (n: number, email: string, version = kept.version) =>
+        hitAndClaim(counter, 'sso:org_b', {
+          orgId: 'org_b',
+          jti: `p${n}`,
+          expiresAt: LATER,
+          ifOrgVersion: version,
+          email,
+          proposal: proposal(n, email),
+        });
+      const [warm, first, twice, known, stale] = await Promise.all([
+        claim(0, 'p0@example.com'),
+        // Together: a new email twice, a user of another organization, a stale row.
+        claim(1, 'new@example.com'),
+        claim(2, 'new@example.com'),
+        claim(3, 'one@example.com'),
+        claim(4, 'p4@example.com', 'not-the-version'),
+      ]);
+      expect(warm.member).toMatchObject({ id: 'mem_p0', userId: 'usr_p0', role: 'ADMIN' });
+      expect(first.member).toEqual(await findMemberByEmail(store.db, 'org_b', 'new@example.com'));
+      expect(first.member).toMatchObject({
+        id: 'mem_p1',
+        userId: 'usr_p1',
+        groups: '["g"]',
+        userFullName: 'P Q',
+      });
+      // The same email twice: created once, both answered with it.
+      expect(twice.member).toEqual(first.member);
+      // A known user is not created again, nor made a member here.
+      expect(known).toMatchObject({ fresh: true, member: undefined });
+      expect(stale).toMatchObject({ stale: true });
+      const users = await store.db
+        .selectFrom('users')
+        .select('id')
+        .where('id', 'in', ['usr_p0', 'usr_p1', 'usr_p2', 'usr_p3', 'usr_p4'])
+        .orderBy('id')
+        .execute();
+      expect(users.map((u) => u.id)).toEqual(['usr_p0', 'usr_p1']);
+      // Seen with a membership now: a later claim for it brings nothing to create.
+      const returning = await claim(5, 'new@example.com');
+      expect(returning.member).toEqual(first.member);
+    },
+  );
+
   pgOnly('takes over a jti whose entry has expired', async () => {
     const hitAndClaim = pgHitAndClaim(store.pgPool!);
     const counter = { keyPrefix: `bk:test-${randomUUID()}:`, windowMs: 60_000, limit: 100 };

@@ -16,6 +16,7 @@ import {
   findOrganizationWithMember,
   insertNewUserAndMember,
   type MemberWithGroups,
+  type NewMemberProposal,
 } from '../store/sso-exchange';
 import { ensureUser } from '../store/users';
 import { hmacKeyCache } from './hmac-keys';
@@ -160,7 +161,7 @@ async function verifyOnce(
   const limiter = deps.limits.sso;
   // The checks, then the hit (with the claim where they are one round trip); a refusal of the
   // checks still counts the hit, and a 429 takes precedence over it.
-  const admitAndClaim = async (claim?: { jti: string; expiresAt: Date }) => {
+  const admitAndClaim = async (claim?: { jti: string; expiresAt: Date; claims: SsoClaims }) => {
     const { org } = read!;
     // Without a claim nothing would check the kept row: read it.
     if (kept && !claim) throw new ReadAfresh();
@@ -179,7 +180,11 @@ async function verifyOnce(
           claim.expiresAt,
           limiter,
           `sso:${org.id}`,
-          kept && { ifOrgVersion: kept.version, email: kept.email },
+          kept && {
+            ifOrgVersion: kept.version,
+            email: kept.email,
+            proposal: newMemberProposal(claim.claims),
+          },
         );
         if (counted?.stale) throw new ReadAfresh();
         if (counted) {
@@ -215,10 +220,10 @@ async function verifyOnce(
       options.onOrganization?.(read?.org);
       return read ? orgHmacKeys(deps, read.org) : null;
     },
-    consumeJti: async (_orgId, jti, expiresAt) => {
+    consumeJti: async (_orgId, jti, expiresAt, claims) => {
       if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');
       admitted = true;
-      return admitAndClaim({ jti, expiresAt });
+      return admitAndClaim({ jti, expiresAt, claims });
     },
     now: deps.now,
   });
@@ -245,6 +250,28 @@ function namesAfter(
   const lastName = claims.lastName ?? user.lastName;
   const fullName = [firstName, lastName].filter(Boolean).join(' ') || null;
   return { firstName, lastName, fullName };
+}
+
+/**
+ * The user and membership a first sign-in with these claims creates (names and role from the
+ * token, groups when given), for a store that creates them with the claim; undefined when a
+ * name or group holds U+0000 (refused after verification, see verifyHostToken).
+ */
+function newMemberProposal(claims: SsoClaims): NewMemberProposal | undefined {
+  const { firstName, lastName, groups } = claims;
+  if ([firstName, lastName, ...(groups ?? [])].some(hasNul)) return undefined;
+  return {
+    user: {
+      id: newId('usr'),
+      email: normalizeEmail(claims.email),
+      ...namesAfter(claims, { firstName: null, lastName: null, fullName: null }),
+    },
+    member: {
+      id: newId('mem'),
+      role: claims.role ?? 'MEMBER',
+      groups: groups ? JSON.stringify(groups) : null,
+    },
+  };
 }
 
 /**

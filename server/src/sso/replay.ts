@@ -6,6 +6,7 @@ import {
   type CheckedClaim,
   hitAndClaimJtiRedis,
   keptOrganization,
+  type NewMemberProposal,
   pgHitAndClaim,
   redisJtiKey,
   type VersionedOrganization,
@@ -56,6 +57,8 @@ export interface ReplayGuard {
 export interface ClaimCheck {
   ifOrgVersion: string;
   email: string;
+  /** The user and membership to create with the claim if `email` has never been seen. */
+  proposal?: NewMemberProposal;
 }
 
 /** The limiter's own failure (503, fail closed) for an error of the combined round trip. */

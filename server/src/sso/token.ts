@@ -29,8 +29,11 @@ export interface SsoTokenDeps {
     orgId: string,
     unverifiedEmail?: unknown,
   ): Promise<OrgSecret | readonly OrgSecret[] | null>;
-  /** Records a jti until `expiresAt`; false when it was already used. */
-  consumeJti(orgId: string, jti: string, expiresAt: Date): Promise<boolean>;
+  /**
+   * Records a jti until `expiresAt`; false when it was already used. `claims` are the token's,
+   * checked (everything but the jti itself).
+   */
+  consumeJti(orgId: string, jti: string, expiresAt: Date, claims: SsoClaims): Promise<boolean>;
   now(): Date;
 }
 
@@ -218,7 +221,7 @@ export async function verifySsoToken(token: string, deps: SsoTokenDeps): Promise
   if (checked.jti !== undefined) {
     // Kept past exp by the tolerance: the token is acceptable until then.
     const keepUntil = new Date((checked.exp + SSO_CLOCK_TOLERANCE_SECONDS) * 1000);
-    if (!(await deps.consumeJti(checked.orgId, checked.jti, keepUntil)))
+    if (!(await deps.consumeJti(checked.orgId, checked.jti, keepUntil, knownClaims(checked))))
       return failure('jti_replayed');
   }
   return { ok: true, claims: knownClaims(checked) };

@@ -131,6 +131,22 @@ export interface VersionedOrganization {
 }
 
 const KEPT_ORGANIZATIONS = 1000;
+const KNOWN_MEMBERS = 10_000;
+// (organization, email) pairs last seen with a membership, per pool: a claim for one of them
+// brings no user to create (a wrong guess only sends that exchange the longer way).
+const knownMembers = new WeakMap<Pg.Pool, BoundedMap<string, true>>();
+const memberKey = (orgId: string, email: string) => `${orgId}\u0000${email}`;
+function noteMember(pool: Pg.Pool, orgId: string, email: string, member: unknown) {
+  let known = knownMembers.get(pool);
+  if (!known) {
+    known = new BoundedMap(KNOWN_MEMBERS);
+    knownMembers.set(pool, known);
+  }
+  if (member) known.set(memberKey(orgId, email), true);
+  else known.delete(memberKey(orgId, email));
+}
+const memberKnown = (pool: Pg.Pool, orgId: string, email: string) =>
+  knownMembers.get(pool)?.has(memberKey(orgId, email)) ?? false;
 const keptOrganizations = new WeakMap<Pg.Pool, BoundedMap<string, VersionedOrganization>>();
 const keptOn = (pool: Pg.Pool) => {
   let kept = keptOrganizations.get(pool);
@@ -172,7 +188,10 @@ export async function findOrganizationWithMember(
   }
   const { orgRowVersion, i: _pair, ...rest } = row;
   const { org, member } = splitMember(rest);
-  if (pgPool && orgRowVersion) keptOn(pgPool).set(org.id, { org, version: orgRowVersion });
+  if (pgPool && orgRowVersion) {
+    keptOn(pgPool).set(org.id, { org, version: orgRowVersion });
+    noteMember(pgPool, org.id, email, member);
+  }
   return { org, member };
 }
 
@@ -250,21 +269,33 @@ export interface HitAndClaim {
 }
 
 // The batch's entries ($4 jtis, $7 their expiries, $9 the organization version each relies on
-// or null, $10 the email whose membership each wants or null), in arrival order. An entry whose
-// version is not the organization row's current one (`cur`) is left out: nothing counted,
-// nothing claimed, no row returned. The others, n of them, hit the counter at once with
-// rate-limiter-flexible's arithmetic (a new window once the last one has expired; see
+// or null, $10 the email whose membership each wants or null, $11-$17 the user and membership
+// each would create for that email if it has never been seen, or nulls), in arrival order. An
+// entry whose version is not the organization row's current one (`cur`) is left out: nothing
+// counted, nothing claimed, no row returned. The others, n of them, hit the counter at once
+// with rate-limiter-flexible's arithmetic (a new window once the last one has expired; see
 // api-keys.ts); each then claims its jti only when its own hit is within the limit: the r-th
 // of the n is the counter's (points - n + r)-th. A claim takes over an expired entry; a live
-// one means replay (as in replay.ts). One row per entry counted, with its membership.
-const HITS_AND_CLAIMS = `
+// one means replay (as in replay.ts). An entry that claimed, for an email with no user, creates
+// the user and the membership it brought (users in email order, as NEW_USERS_AND_MEMBERS
+// does; one per email). One row per entry counted, with its membership, read or created.
+const hitsAndClaims = (createMembers: boolean) => `
 with cur as (
   select xmin::text as v from organizations where id = $6
 ), ranked as (
-  select c.i, c.jti, c.expires_at, c.email,
-    row_number() over (order by c.i) as r, count(*) over () as n
-  from unnest($4::text[], $7::text[], $9::text[], $10::text[]) with ordinality
-    as c(jti, expires_at, v, email, i)
+  select c.*, row_number() over (order by c.i) as r, count(*) over () as n
+  from unnest($4::text[], $7::text[], $9::text[], $10::text[]${
+    createMembers
+      ? `, $11::text[], $12::text[],
+    $13::text[], $14::text[], $15::text[], $16::text[], $17::text[]`
+      : ''
+  }) with ordinality
+    as c(jti, expires_at, v, email, ${
+      createMembers
+        ? `new_user_id, full_name, first_name, last_name,
+      new_member_id, role, groups, `
+        : ''
+    }i)
   where c.v is null or c.v = (select v from cur)
 ), hit as (
   insert into rate_limits (key, points, expire)
@@ -283,7 +314,40 @@ with cur as (
   on conflict (organization_id, jti) do update set expires_at = excluded.expires_at
     where sso_jti.expires_at < $8
   returning jti
-)
+)${
+  createMembers
+    ? `, new_u as (
+  insert into users (id, email, full_name, first_name, last_name, title, avatar_url,
+    is_email_verified, created_at)
+  select distinct on (ranked.email) ranked.new_user_id, ranked.email, ranked.full_name,
+    ranked.first_name, ranked.last_name, null, null, 0, $8
+  from ranked join claim on claim.jti = ranked.jti
+  where ranked.new_user_id is not null
+    and not exists (select 1 from users known where known.email = ranked.email)
+  order by ranked.email, ranked.i
+  on conflict (email) do nothing
+  returning *
+), new_m as (
+  insert into members (id, organization_id, user_id, role, groups, created_at)
+  select ranked.new_member_id, $6, new_u.id, ranked.role, ranked.groups, $8
+  from new_u join ranked on ranked.new_user_id = new_u.id
+  returning *
+), m as (
+  select * from new_m
+  union all
+  select old.* from members old join users u on u.id = old.user_id
+  where old.organization_id = $6 and u.email in (select email from ranked)
+), u as (
+  select * from new_u
+  union all
+  select * from users where email in (select email from ranked)
+)`
+    : `, m as (
+  select * from members where organization_id = $6
+), u as (
+  select * from users
+)`
+}
 select ranked.i::int as "i", ranked.r::int as "r", ranked.n::int as "n", hit.points as "points",
   hit.expire::text as "expire", ranked.jti in (select jti from claim) as "claimed",
   m.id as member_id, m.role as member_role, m.groups as member_groups,
@@ -292,9 +356,11 @@ select ranked.i::int as "i", ranked.r::int as "r", ranked.n::int as "n", hit.poi
   u.last_name as user_last_name, u.title as user_title, u.avatar_url as user_avatar_url,
   u.is_email_verified as user_is_email_verified, u.created_at as user_created_at
 from ranked cross join hit
-  left join users u on u.email = ranked.email
-  left join members m on m.organization_id = $6 and m.user_id = u.id
+  left join u on u.email = ranked.email
+  left join m on m.organization_id = $6 and m.user_id = u.id
 order by ranked.i`;
+const HITS_AND_CLAIMS = hitsAndClaims(false);
+const HITS_CLAIMS_AND_NEW_MEMBERS = hitsAndClaims(true);
 
 /** What a claim that relied on a kept organization row learns besides its hit. */
 export interface CheckedClaim {
@@ -302,6 +368,12 @@ export interface CheckedClaim {
   stale: boolean;
   /** The membership of the claim's `email` (undefined: none), read with the claim. */
   member?: MemberWithGroups | undefined;
+}
+
+/** The user and membership a claim creates when its email has never been seen. */
+export interface NewMemberProposal {
+  user: NewUser;
+  member: Omit<NewMember, 'organizationId'>;
 }
 
 interface PendingClaim {
@@ -312,6 +384,7 @@ interface PendingClaim {
   expiresAt: string;
   ifOrgVersion: string | null;
   email: string | null;
+  proposal: NewMemberProposal | null;
   resolve(outcome: HitAndClaim & CheckedClaim): void;
   reject(err: unknown): void;
 }
@@ -347,23 +420,34 @@ export function pgHitAndClaim(pool: Pg.Pool) {
       for (const [i, c] of batch.entries()) if (!firstOf.has(c.jti)) firstOf.set(c.jti, i);
       const now = new Date();
       const at = now.getTime();
-      const { rows } = await pool.query({
-        name: statementNameOn(pool, HITS_AND_CLAIMS),
-        text: HITS_AND_CLAIMS,
-        values: [
-          counterKey,
-          at + counter.windowMs,
-          at,
-          // Later duplicates keep their place (and their hit) but claim nothing.
-          batch.map((c, i) => (firstOf.get(c.jti) === i ? c.jti : null)),
-          counter.limit,
-          orgId,
-          batch.map((c) => c.expiresAt),
-          now.toISOString(),
-          batch.map((c) => c.ifOrgVersion),
-          batch.map((c) => c.email),
-        ],
-      });
+      const text = batch.some((c) => c.proposal) ? HITS_CLAIMS_AND_NEW_MEMBERS : HITS_AND_CLAIMS;
+      const values: unknown[] = [
+        counterKey,
+        at + counter.windowMs,
+        at,
+        // Later duplicates keep their place (and their hit) but claim nothing.
+        batch.map((c, i) => (firstOf.get(c.jti) === i ? c.jti : null)),
+        counter.limit,
+        orgId,
+        batch.map((c) => c.expiresAt),
+        now.toISOString(),
+        batch.map((c) => c.ifOrgVersion),
+        batch.map((c) => c.email),
+      ];
+      if (text === HITS_CLAIMS_AND_NEW_MEMBERS) {
+        const proposed = <T>(pick: (p: NewMemberProposal) => T) =>
+          batch.map((c) => (c.proposal ? pick(c.proposal) : null));
+        values.push(
+          proposed((p) => p.user.id),
+          proposed((p) => p.user.fullName),
+          proposed((p) => p.user.firstName),
+          proposed((p) => p.user.lastName),
+          proposed((p) => p.member.id),
+          proposed((p) => p.member.role),
+          proposed((p) => p.member.groups),
+        );
+      }
+      const { rows } = await pool.query({ name: statementNameOn(pool, text), text, values });
       const counted = new Map<number, BatchRow>();
       for (const raw of rows) {
         const row = camelRow(raw) as BatchRow;
@@ -376,12 +460,14 @@ export function pgHitAndClaim(pool: Pg.Pool) {
           c.resolve({ consumedPoints: 0, msBeforeNext: 0, fresh: false, stale: true });
           continue;
         }
+        const member = c.email === null ? undefined : memberOf(orgId, row);
+        if (c.email !== null) noteMember(pool, orgId, c.email, member);
         c.resolve({
           consumedPoints: row.points - row.n + row.r,
           msBeforeNext: Math.max(0, Number(row.expire) - Date.now()),
           fresh: firstOf.get(c.jti) === i && row.claimed === true,
           stale: false,
-          member: c.email === null ? undefined : memberOf(orgId, row),
+          member,
         });
       }
     } catch (err) {
@@ -400,6 +486,8 @@ export function pgHitAndClaim(pool: Pg.Pool) {
       expiresAt: string;
       ifOrgVersion?: string | undefined;
       email?: string | undefined;
+      /** With `email`: what to create if that email has never been seen (and the claim holds). */
+      proposal?: NewMemberProposal | undefined;
     },
   ): Promise<HitAndClaim & CheckedClaim> => {
     const counterKey = counter.keyPrefix + key;
@@ -412,6 +500,10 @@ export function pgHitAndClaim(pool: Pg.Pool) {
         expiresAt: claim.expiresAt,
         ifOrgVersion: claim.ifOrgVersion ?? null,
         email: claim.email ?? null,
+        proposal:
+          claim.email && claim.proposal && !memberKnown(pool, claim.orgId, claim.email)
+            ? claim.proposal
+            : null,
         resolve,
         reject,
       }),

@@ -141,6 +141,39 @@ describe.each([
       });
     });
 
+    it(`creates a first sign-in's user and membership with its claim once the organization was read (${returningTrips === 2 ? 1 : 2} round trip(s))`, async () => {
+      await newOrg();
+      expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
+        200,
+      );
+      const email = `f-${randomBytes(4).toString('hex')}@example.com`;
+      const claims = { email, role: 'ADMIN', groups: ['x'], firstName: 'Ada', lastName: 'L' };
+      const first = await roundTrips(one, async () =>
+        exchange(one, await signHs256(claimsFor(org.id, claims), org.jwtSecret)),
+      );
+      expect(first.result.status).toBe(200);
+      // With the counters in the store, one statement counts, claims and creates; with Redis,
+      // the read, then the user and membership.
+      expect(first.texts).toHaveLength(returningTrips === 2 ? 1 : 2);
+      const member = first.result.body.data.member;
+      expect(member).toMatchObject({ role: 'ADMIN', user: { email, fullName: 'Ada L' } });
+      // What the store now holds, as the other instance reads it.
+      const again = await exchange(
+        two,
+        await signHs256(claimsFor(org.id, { email }), org.jwtSecret),
+      );
+      expect(again.status).toBe(200);
+      expect(again.body.data.member).toEqual(member);
+      const [row] = await one.deps.store.db
+        .selectFrom('members as m')
+        .innerJoin('users as u', 'u.id', 'm.userId')
+        .select(['m.groups', 'm.role', 'u.firstName', 'u.lastName'])
+        .where('m.organizationId', '=', org.id)
+        .where('u.email', '=', email)
+        .execute();
+      expect(row).toEqual({ groups: '["x"]', role: 'ADMIN', firstName: 'Ada', lastName: 'L' });
+    });
+
     it('answers what is committed after another instance changed the organization, counting one hit', async () => {
       const owner = await one.newUser();
       const admin = await createOrg(one, owner.key, {

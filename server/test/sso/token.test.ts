@@ -107,14 +107,15 @@ describe('verifySsoToken: accepted', () => {
     expect((await verifySsoToken(token, fakeDeps())).ok).toBe(true);
   });
 
-  it('consumes a jti until exp plus the tolerance, after the checks', async () => {
+  it('consumes a jti until exp plus the tolerance, after the checks, with the checked claims', async () => {
     const deps = fakeDeps();
-    const token = await hs256({ ...base(), jti: 'once' });
+    const token = await hs256({ ...base(), jti: 'once', role: 'ADMIN', aud: 'dropped' });
     expect((await verifySsoToken(token, deps)).ok).toBe(true);
     expect(deps.consumeJti).toHaveBeenCalledWith(
       'org_aaaaaaaaaaaa',
       'once',
       new Date((T + 600 + 30) * 1000),
+      { ...base(), jti: 'once', role: 'ADMIN' },
     );
   });
 
