@@ -342,11 +342,7 @@ with cur as (
   union all
   select * from users where email in (select email from ranked)
 )`
-    : `, m as (
-  select * from members where organization_id = $6
-), u as (
-  select * from users
-)`
+    : ''
 }
 select ranked.i::int as "i", ranked.r::int as "r", ranked.n::int as "n", hit.points as "points",
   hit.expire::text as "expire", ranked.jti in (select jti from claim) as "claimed",
@@ -356,8 +352,8 @@ select ranked.i::int as "i", ranked.r::int as "r", ranked.n::int as "n", hit.poi
   u.last_name as user_last_name, u.title as user_title, u.avatar_url as user_avatar_url,
   u.is_email_verified as user_is_email_verified, u.created_at as user_created_at
 from ranked cross join hit
-  left join u on u.email = ranked.email
-  left join m on m.organization_id = $6 and m.user_id = u.id
+  left join ${createMembers ? 'u' : 'users u'} on u.email = ranked.email
+  left join ${createMembers ? 'm' : 'members m'} on m.organization_id = $6 and m.user_id = u.id
 order by ranked.i`;
 const HITS_AND_CLAIMS = hitsAndClaims(false);
 const HITS_CLAIMS_AND_NEW_MEMBERS = hitsAndClaims(true);

@@ -131,10 +131,10 @@ export function limitLookups(max: number, lookupFn: Lookup) {
 }
 
 /**
- * getaddrinfo runs on libuv's thread pool (4 threads by default), which WebCrypto (every SSO
- * exchange verifies with it) and file I/O share. A resolver that never answers holds a thread
- * for its whole timeout, so verifies of such hosts could otherwise take every thread and stall
- * sign-ins for all organizations: they get two threads at most.
+ * getaddrinfo runs on libuv's thread pool (4 threads by default), which file I/O, zlib and key
+ * derivation share. A resolver that never answers holds a thread for its whole timeout, so
+ * verifies of such hosts could otherwise take every thread and stall all of those for every
+ * organization: they get two threads at most.
  */
 const MAX_CONCURRENT_LOOKUPS = 2;
 const limitedLookup = limitLookups(MAX_CONCURRENT_LOOKUPS, (host) =>
