@@ -221,7 +221,10 @@ async function verifyOnce(
       return read ? orgHmacKeys(deps, read.org) : null;
     },
     consumeJti: async (_orgId, jti, expiresAt, claims) => {
-      if (hasNul(jti)) throw invalidSsoToken('invalid_claim:jti');
+      if (hasNul(jti)) {
+        if (kept) throw new ReadAfresh();
+        throw invalidSsoToken('invalid_claim:jti');
+      }
       admitted = true;
       return admitAndClaim({ jti, expiresAt, claims });
     },
