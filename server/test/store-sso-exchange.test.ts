@@ -296,7 +296,7 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
           expiresAt: LATER,
           ifOrgVersion: version,
           email,
-          proposal: proposal(n, email),
+          propose: () => proposal(n, email),
         });
       const [warm, first, twice, known, stale] = await Promise.all([
         claim(0, 'p0@example.com'),

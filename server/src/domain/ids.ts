@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool';
 
 // Crockford base32 is in ASCII order, so ids compare like their creation times.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -26,7 +26,7 @@ function nextRandom(now: number): number[] {
       r[i] = 0;
     }
   }
-  return [...randomBytes(16)].map((b) => b % 32);
+  return [...pooledRandomBytes(16)].map((b) => b % 32);
 }
 
 /** A new id like `org_01JD…`: 48-bit time + 80 random bits, monotonic within this process. */

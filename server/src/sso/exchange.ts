@@ -183,7 +183,7 @@ async function verifyOnce(
           kept && {
             ifOrgVersion: kept.version,
             email: kept.email,
-            proposal: newMemberProposal(claim.claims),
+            propose: () => newMemberProposal(claim.claims),
           },
         );
         if (counted?.stale) throw new ReadAfresh();

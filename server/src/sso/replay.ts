@@ -58,7 +58,7 @@ export interface ClaimCheck {
   ifOrgVersion: string;
   email: string;
   /** The user and membership to create with the claim if `email` has never been seen. */
-  proposal?: NewMemberProposal;
+  propose?: () => NewMemberProposal | undefined;
 }
 
 /** The limiter's own failure (503, fail closed) for an error of the combined round trip. */

@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { pooledRandomBytes } from '../domain/random-pool';
 import { decodeJsonObject, hs256Key, hs256Matches, hs256Sign, signatureBytes } from './hs256';
 
 /**
@@ -183,7 +184,7 @@ export function createSessionTokens(options: {
     async issue(grant) {
       const iat = Math.floor(now().getTime() / 1000);
       return mint(grant, {
-        sessionId: randomBytes(16).toString('base64url'),
+        sessionId: pooledRandomBytes(16).toString('base64url'),
         signedInAt: new Date(iat * 1000),
         absoluteExpiresAt: new Date((iat + maxAgeSeconds) * 1000),
       }) as IssuedSession;

@@ -482,8 +482,11 @@ export function pgHitAndClaim(pool: Pg.Pool) {
       expiresAt: string;
       ifOrgVersion?: string | undefined;
       email?: string | undefined;
-      /** With `email`: what to create if that email has never been seen (and the claim holds). */
-      proposal?: NewMemberProposal | undefined;
+      /**
+       * With `email`: what to create if that email has never been seen (and the claim holds);
+       * asked only when this process has not seen a membership for it.
+       */
+      propose?: (() => NewMemberProposal | undefined) | undefined;
     },
   ): Promise<HitAndClaim & CheckedClaim> => {
     const counterKey = counter.keyPrefix + key;
@@ -497,9 +500,8 @@ export function pgHitAndClaim(pool: Pg.Pool) {
         ifOrgVersion: claim.ifOrgVersion ?? null,
         email: claim.email ?? null,
         proposal:
-          claim.email && claim.proposal && !memberKnown(pool, claim.orgId, claim.email)
-            ? claim.proposal
-            : null,
+          (claim.email && !memberKnown(pool, claim.orgId, claim.email) && claim.propose?.()) ||
+          null,
         resolve,
         reject,
       }),
