@@ -708,6 +708,50 @@ const MEMBER_READ_BACK_SQLITE = `select m.id, m.organization_id as "organization
   u.is_email_verified as "userIsEmailVerified", u.created_at as "userCreatedAt"
 from members m join users u on u.id = m.user_id where m.id = ?`;
 
+type SqliteNewMember = Pick<PendingNewMember, 'user' | 'member' | 'at' | 'resolve'>;
+const sqliteTurns = new WeakMap<NonNullable<Store['writeSteps']>, SqliteNewMember[]>();
+
+/**
+ * SQLite: the first sign-ins of one turn of the event loop in one transaction (three statements
+ * each), as the jti claims of a turn are (replay.ts). Each is answered with its membership, or
+ * undefined when its email exists already; if the transaction fails, or a transaction holds the
+ * connection, every one of them is undefined and provisions on its own, so one bad row answers
+ * only for itself.
+ */
+function sqliteNewMembers(writeSteps: NonNullable<Store['writeSteps']>, item: SqliteNewMember) {
+  const turn = sqliteTurns.get(writeSteps);
+  if (turn) {
+    turn.push(item);
+    return;
+  }
+  const batch = [item];
+  sqliteTurns.set(writeSteps, batch);
+  setImmediate(() => {
+    sqliteTurns.delete(writeSteps);
+    let rows: unknown[][] | undefined;
+    try {
+      rows = writeSteps(
+        batch.flatMap(({ user, member, at }) => [
+          {
+            sql: NEW_USER_SQLITE,
+            params: [user.id, user.email, user.fullName, user.firstName, user.lastName, at],
+          },
+          {
+            sql: NEW_MEMBER_SQLITE,
+            params: [member.id, member.organizationId, member.role, member.groups, at, user.id],
+          },
+          { sql: MEMBER_READ_BACK_SQLITE, params: [member.id] },
+        ]),
+      );
+    } catch {
+      rows = undefined;
+    }
+    for (const [i, p] of batch.entries()) {
+      p.resolve(rows?.[i * 3 + 2]?.[0] as MemberWithGroups | undefined);
+    }
+  });
+}
+
 /**
  * Creates the user and their membership at once (one statement on PostgreSQL, gathered with
  * the others arriving meanwhile; one synchronous transaction on SQLite), or returns undefined with nothing written when a user with this email
@@ -720,20 +764,11 @@ export async function insertNewUserAndMember(
   member: NewMember,
   at: string,
 ): Promise<MemberWithGroups | undefined> {
-  const { pgPool } = store;
+  const { pgPool, writeSteps } = store;
   if (!pgPool) {
-    const rows = store.writeSteps?.([
-      {
-        sql: NEW_USER_SQLITE,
-        params: [user.id, user.email, user.fullName, user.firstName, user.lastName, at],
-      },
-      {
-        sql: NEW_MEMBER_SQLITE,
-        params: [member.id, member.organizationId, member.role, member.groups, at, user.id],
-      },
-      { sql: MEMBER_READ_BACK_SQLITE, params: [member.id] },
-    ]);
-    return rows?.[2]?.[0] as MemberWithGroups | undefined;
+    return writeSteps
+      ? new Promise((resolve) => sqliteNewMembers(writeSteps, { user, member, at, resolve }))
+      : undefined;
   }
   let insert = newMembersByPool.get(pgPool);
   if (!insert) {
