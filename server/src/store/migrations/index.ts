@@ -15,6 +15,7 @@ import { embedHandoffs } from './0006-embed-handoffs';
 import { dataSourceLifecycle } from './0007-data-source-lifecycle';
 import { ssoReadFunction } from './0008-sso-read-function';
 import { shardedStoreVersion } from './0009-sharded-store-version';
+import { ssoWriteFunctions } from './0010-sso-write-functions';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -31,6 +32,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0007_data_source_lifecycle': dataSourceLifecycle(dialect),
     '0008_sso_read_function': ssoReadFunction(dialect),
     '0009_sharded_store_version': shardedStoreVersion(dialect),
+    '0010_sso_write_functions': ssoWriteFunctions(dialect),
   };
 }
 
