@@ -35,28 +35,12 @@ const BY_HASH = {
   ),
 };
 
-const KEY_COLUMNS =
-  'id, user_id as "userId", expires_at as "expiresAt", revoked_at as "revokedAt", last_used_at as "lastUsedAt"';
-
 // One statement: the key, the store version, and, for a key that is neither revoked nor
 // expired, $6 hits on its rate-limit row with rate-limiter-flexible's arithmetic (a new
 // window of $6 points once the last one has expired), so both count on the same rows.
-const BY_HASH_COUNTING_HIT = `
-with k as (
-  select ${KEY_COLUMNS} from api_keys where key_hash = $1
-), hit as (
-  insert into rate_limits (key, points, expire)
-  select $2 || k.id, $6::int, $3::bigint from k
-  where k."revokedAt" is null and (k."expiresAt" is null or k."expiresAt" > $4)
-  on conflict (key) do update set
-    points = case when rate_limits.expire <= $5::bigint then $6::int
-      else rate_limits.points + $6::int end,
-    expire = case when rate_limits.expire <= $5::bigint then $3::bigint else rate_limits.expire end
-  returning points, expire
-)
-select k.*, (${storeVersionSql(LIST_VERSION_TABLES)}) as "storeVersion",
-  hit.points as "hitPoints", hit.expire::text as "hitExpire"
-from k left join hit on true`;
+// The statement itself is a PL/pgSQL function (migration 0010, which holds its SQL), so the
+// server keeps its plan.
+const BY_HASH_COUNTING_HIT = 'select * from bk_api_key_counting_hit($1, $2, $3, $4, $5, $6)';
 
 type CountedRow = ApiKeyState & {
   storeVersion: string;

@@ -21,6 +21,10 @@ import type { Dialect } from './dialect';
  * - bk_new_users_and_members(user ids, emails, full names, first names, last names, created
  *   ats, membership ids, organization ids, roles, groups): first sign-ins' users and
  *   memberships, created where the email is new.
+ * - bk_api_key_counting_hit(key hash, counter prefix, new window's expiry ms, now ISO, now ms,
+ *   hits): an API key with the store version of organizations and members (LIST_VERSION_TABLES
+ *   in store/db.ts: a change to that list needs this function made anew) and its rate-limit
+ *   hits (store/api-keys.ts), on every request an API key makes.
  */
 export const ssoWriteFunctions = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
@@ -185,6 +189,30 @@ export const ssoWriteFunctions = (dialect: Dialect): Migration => ({
           u.avatar_url as "userAvatarUrl", u.is_email_verified as "userIsEmailVerified",
           u.created_at as "userCreatedAt"
         from m join u on u.id = m.user_id join input on input.member_id = m.id;
+      end $$`.execute(db);
+    await sql`create function bk_api_key_counting_hit(text, text, bigint, text, bigint, int)
+      returns table (id text, "userId" text, "expiresAt" text, "revokedAt" text,
+        "lastUsedAt" text, "storeVersion" text, "hitPoints" int, "hitExpire" text)
+      language plpgsql
+      as $$
+      #variable_conflict use_column
+      begin
+        return query
+        with k as (
+          select id, user_id as "userId", expires_at as "expiresAt", revoked_at as "revokedAt", last_used_at as "lastUsedAt" from api_keys where key_hash = $1
+        ), hit as (
+          insert into rate_limits (key, points, expire)
+          select $2 || k.id, $6::int, $3::bigint from k
+          where k."revokedAt" is null and (k."expiresAt" is null or k."expiresAt" > $4)
+          on conflict (key) do update set
+            points = case when rate_limits.expire <= $5::bigint then $6::int
+              else rate_limits.points + $6::int end,
+            expire = case when rate_limits.expire <= $5::bigint then $3::bigint else rate_limits.expire end
+          returning points, expire
+        )
+        select k.*, (select concat_ws('.', coalesce(sum(members), 0), coalesce(sum(organizations), 0)) as "version" from store_versions) as "storeVersion",
+          hit.points as "hitPoints", hit.expire::text as "hitExpire"
+        from k left join hit on true;
       end $$`.execute(db);
   },
 });
