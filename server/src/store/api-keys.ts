@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type Pg from 'pg';
 import type { Limiter, RateLimitOutcome } from '../http/rate-limit';
 import { type Db, LIST_VERSION_TABLES, type Store, storeVersionSql } from './db';
-import { gathered } from './gathered';
+import { gathered, perOwner } from './gathered';
 import { statementNameOn } from './pg-prepared';
 import { precompiled } from './precompiled';
 import type { ApiKeysTable } from './schema';
@@ -57,7 +57,9 @@ interface PendingLookup {
 }
 
 // Per pool, the lookups of each key gathered while a statement for it is in flight (see below).
-const lookupsByPool = new WeakMap<Pg.Pool, (keyHash: string, lookup: PendingLookup) => void>();
+const lookupsOn = perOwner((pool: Pg.Pool) =>
+  gathered((_key: string, batch: PendingLookup[]) => countBatch(pool, batch)),
+);
 
 /**
  * The key row for a digest and the store version, with one hit counted on the key's
@@ -77,12 +79,7 @@ export function findApiKeyCountingHit(
   counter: { keyPrefix: string; windowMs: number },
   now: Date,
 ): Promise<CountedRow | undefined> {
-  let lookUp = lookupsByPool.get(pool);
-  if (!lookUp) {
-    lookUp = gathered((_key: string, batch: PendingLookup[]) => countBatch(pool, batch));
-    lookupsByPool.set(pool, lookUp);
-  }
-  const queue = lookUp;
+  const queue = lookupsOn(pool);
   // Batched by key and counter: one statement counts for one of each.
   return new Promise((resolve, reject) =>
     queue(`${counter.keyPrefix}\u0000${keyHash}`, { keyHash, counter, now, resolve, reject }),

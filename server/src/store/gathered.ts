@@ -21,3 +21,19 @@ export function gathered<K, T>(
     else void run(key, [item]);
   };
 }
+
+/**
+ * One `make(owner)` per owner (a pool, a Redis client), made on first use and dropped with the
+ * owner: the state of the statements above, kept per connection pool.
+ */
+export function perOwner<O extends object, V>(make: (owner: O) => V): (owner: O) => V {
+  const values = new WeakMap<O, V>();
+  return (owner) => {
+    let value = values.get(owner);
+    if (value === undefined) {
+      value = make(owner);
+      values.set(owner, value);
+    }
+    return value;
+  };
+}

@@ -20,6 +20,18 @@ export interface MemberWithUser {
   userCreatedAt: string;
 }
 
+/** A membership's user, as MemberWithUser names its columns (users joined as `u`). */
+export const MEMBER_USER_COLUMNS = [
+  'u.email as userEmail',
+  'u.fullName as userFullName',
+  'u.firstName as userFirstName',
+  'u.lastName as userLastName',
+  'u.title as userTitle',
+  'u.avatarUrl as userAvatarUrl',
+  'u.isEmailVerified as userIsEmailVerified',
+  'u.createdAt as userCreatedAt',
+] as const;
+
 const withUser = (db: Db) =>
   db
     .selectFrom('members as m')
@@ -30,14 +42,7 @@ const withUser = (db: Db) =>
       'm.userId',
       'm.role',
       'm.createdAt',
-      'u.email as userEmail',
-      'u.fullName as userFullName',
-      'u.firstName as userFirstName',
-      'u.lastName as userLastName',
-      'u.title as userTitle',
-      'u.avatarUrl as userAvatarUrl',
-      'u.isEmailVerified as userIsEmailVerified',
-      'u.createdAt as userCreatedAt',
+      ...MEMBER_USER_COLUMNS,
     ]);
 
 export const insertMember = (db: Db, member: MemberRow) =>

@@ -19,8 +19,8 @@ import type { Redis } from 'ioredis';
 import type Pg from 'pg';
 import { BoundedMap } from '../bounded-map';
 import type { Db, Store } from './db';
-import { gathered } from './gathered';
-import type { MemberWithUser } from './members';
+import { gathered, perOwner } from './gathered';
+import { MEMBER_USER_COLUMNS, type MemberWithUser } from './members';
 import type { OrganizationRow } from './organizations';
 import { statementNameOn } from './pg-prepared';
 import { camelRow, precompiled } from './precompiled';
@@ -41,14 +41,7 @@ const ORG_WITH_MEMBER = precompiled((db: Db, orgId: string, email: string) =>
       'm.groups as memberGroups',
       'm.createdAt as memberCreatedAt',
       'u.id as userId',
-      'u.email as userEmail',
-      'u.fullName as userFullName',
-      'u.firstName as userFirstName',
-      'u.lastName as userLastName',
-      'u.title as userTitle',
-      'u.avatarUrl as userAvatarUrl',
-      'u.isEmailVerified as userIsEmailVerified',
-      'u.createdAt as userCreatedAt',
+      ...MEMBER_USER_COLUMNS,
     ])
     .where('o.id', '=', orgId),
 );
@@ -110,17 +103,13 @@ async function readBatch(pool: Pg.Pool, batch: PendingRead[]) {
   }
 }
 
-const readsByPool = new WeakMap<Pg.Pool, (key: '', item: PendingRead) => void>();
+const readsOn = perOwner((pool: Pg.Pool) =>
+  gathered((_key: '', batch: PendingRead[]) => readBatch(pool, batch)),
+);
 
 function readOnPg(pool: Pg.Pool, orgId: string, email: string) {
-  let reads = readsByPool.get(pool);
-  if (!reads) {
-    reads = gathered((_key: '', batch: PendingRead[]) => readBatch(pool, batch));
-    readsByPool.set(pool, reads);
-  }
-  const queue = reads;
   return new Promise<OrgWithMemberPgRow | undefined>((resolve, reject) =>
-    queue('', { orgId, email, resolve, reject }),
+    readsOn(pool)('', { orgId, email, resolve, reject }),
   );
 }
 
@@ -134,28 +123,17 @@ const KEPT_ORGANIZATIONS = 1000;
 const KNOWN_MEMBERS = 10_000;
 // (organization, email) pairs last seen with a membership, per pool: a claim for one of them
 // brings no user to create (a wrong guess only sends that exchange the longer way).
-const knownMembers = new WeakMap<Pg.Pool, BoundedMap<string, true>>();
+const knownMembersOn = perOwner((_pool: Pg.Pool) => new BoundedMap<string, true>(KNOWN_MEMBERS));
 const memberKey = (orgId: string, email: string) => `${orgId}\u0000${email}`;
 function noteMember(pool: Pg.Pool, orgId: string, email: string, member: unknown) {
-  let known = knownMembers.get(pool);
-  if (!known) {
-    known = new BoundedMap(KNOWN_MEMBERS);
-    knownMembers.set(pool, known);
-  }
-  if (member) known.set(memberKey(orgId, email), true);
-  else known.delete(memberKey(orgId, email));
+  if (member) knownMembersOn(pool).set(memberKey(orgId, email), true);
+  else knownMembersOn(pool).delete(memberKey(orgId, email));
 }
 const memberKnown = (pool: Pg.Pool, orgId: string, email: string) =>
-  knownMembers.get(pool)?.has(memberKey(orgId, email)) ?? false;
-const keptOrganizations = new WeakMap<Pg.Pool, BoundedMap<string, VersionedOrganization>>();
-const keptOn = (pool: Pg.Pool) => {
-  let kept = keptOrganizations.get(pool);
-  if (!kept) {
-    kept = new BoundedMap(KEPT_ORGANIZATIONS);
-    keptOrganizations.set(pool, kept);
-  }
-  return kept;
-};
+  knownMembersOn(pool).has(memberKey(orgId, email));
+const keptOn = perOwner(
+  (_pool: Pg.Pool) => new BoundedMap<string, VersionedOrganization>(KEPT_ORGANIZATIONS),
+);
 
 /**
  * The organization row this process last read from `pool` (with the exchange's read), and its
@@ -219,6 +197,7 @@ function memberOf(orgId: string, row: MemberColumns): MemberWithGroups | undefin
 }
 
 function splitMember(row: OrgWithMemberRow) {
+  // The organization is what is left once the membership's columns are taken out.
   const {
     memberId,
     memberRole,
@@ -235,22 +214,7 @@ function splitMember(row: OrgWithMemberRow) {
     userCreatedAt,
     ...org
   } = row;
-  const member = memberOf(org.id, {
-    memberId,
-    memberRole,
-    memberGroups,
-    memberCreatedAt,
-    userId,
-    userEmail,
-    userFullName,
-    userFirstName,
-    userLastName,
-    userTitle,
-    userAvatarUrl,
-    userIsEmailVerified,
-    userCreatedAt,
-  });
-  return { org, member };
+  return { org, member: memberOf(org.id, row) };
 }
 
 /** Where a rate-limit hit is counted: rate-limiter-flexible's key layout and window. */
@@ -501,7 +465,9 @@ async function sendRedisBatch(redis: Redis, batch: PendingRedisClaim[]) {
   }
 }
 
-const redisClaimsByClient = new WeakMap<Redis, (key: string, item: PendingRedisClaim) => void>();
+const redisClaimsOn = perOwner((redis: Redis) =>
+  gathered((_key: string, batch: PendingRedisClaim[]) => sendRedisBatch(redis, batch)),
+);
 
 /**
  * Redis holding both the counters and the used jtis: the hit and the claim in one script
@@ -515,12 +481,7 @@ export function hitAndClaimJtiRedis(
   key: string,
   claim: { orgId: string; jti: string; ttlMs: number },
 ): Promise<HitAndClaim> {
-  let claims = redisClaimsByClient.get(redis);
-  if (!claims) {
-    claims = gathered((_key: string, batch: PendingRedisClaim[]) => sendRedisBatch(redis, batch));
-    redisClaimsByClient.set(redis, claims);
-  }
-  const queue = claims;
+  const queue = redisClaimsOn(redis);
   const counterKey = counter.keyPrefix + key;
   return new Promise((resolve, reject) =>
     queue(counterKey, {
@@ -594,7 +555,9 @@ async function insertBatch(pool: Pg.Pool, batch: PendingNewMember[]) {
   }
 }
 
-const newMembersByPool = new WeakMap<Pg.Pool, (key: '', item: PendingNewMember) => void>();
+const newMembersOn = perOwner((pool: Pg.Pool) =>
+  gathered((_key: '', batch: PendingNewMember[]) => insertBatch(pool, batch)),
+);
 
 // SQLite: the same in three statements run at once in one transaction (Store.writeSteps): the
 // membership only for the user just inserted, then both read back.
@@ -672,11 +635,6 @@ export async function insertNewUserAndMember(
       ? new Promise((resolve) => sqliteNewMembers(writeSteps, { user, member, at, resolve }))
       : undefined;
   }
-  let insert = newMembersByPool.get(pgPool);
-  if (!insert) {
-    insert = gathered((_key: '', batch: PendingNewMember[]) => insertBatch(pgPool, batch));
-    newMembersByPool.set(pgPool, insert);
-  }
-  const queue = insert;
+  const queue = newMembersOn(pgPool);
   return new Promise((resolve, reject) => queue('', { user, member, at, resolve, reject }));
 }
