@@ -13,6 +13,9 @@ import { cachedSqlite } from '../src/store/sqlite-cached';
 import { takeWriteLock } from '../src/store/write-lock';
 import { createPgDatabase } from './support/bridge';
 
+/** Lets the event loop turn: what another process commits reaches a server between turns. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 interface Db {
   items: { id: number; name: string };
 }
@@ -53,6 +56,8 @@ describe('SQLite result cache', () => {
     const other = new SQLite(file);
     other.prepare('update items set name = ? where id = 1').run('uno');
     other.close();
+    // As another process's commit reaches a server: never in the middle of a turn.
+    await nextTurn();
     expect(await names()).toEqual(['uno', 'two']);
   });
 
@@ -175,8 +180,37 @@ describe('SQLite result cache, by table', () => {
     const other = new SQLite(path.join(dir, 't.db'));
     other.prepare('update b set v = ? where id = 1').run('elsewhere');
     other.close();
+    await nextTurn();
     expect(cache.version(['a'])).not.toBe(before);
     expect(await bValue()).toBe('elsewhere');
+  });
+
+  it("looks for other connections' commits once per turn, and again after any statement runs", async () => {
+    await nextTurn();
+    expect(await bValue()).toBe('elsewhere');
+    const other = new SQLite(path.join(dir, 't.db'));
+    try {
+      // A commit in the middle of a turn, with no statement run since the last look: this
+      // turn's reads still answer as of that look (no request of this turn can have waited
+      // for the commit, and nothing read has shown it yet).
+      const before = cache.version(['b']);
+      other.prepare('update b set v = ? where id = 1').run('mid-turn');
+      expect(cache.version(['b'])).toBe(before);
+      expect(await bValue()).toBe('elsewhere');
+      // A statement that runs may see the commit: every read after it looks again, so no
+      // read goes back to what was before.
+      cache.read('select v from b where id = ?', [2]);
+      expect(cache.version(['b'])).not.toBe(before);
+      expect(await bValue()).toBe('mid-turn');
+      // The next turn looks again too.
+      const seen = cache.version(['b']);
+      other.prepare('update b set v = ? where id = 1').run('next-turn');
+      await nextTurn();
+      expect(cache.version(['b'])).not.toBe(seen);
+      expect(await bValue()).toBe('next-turn');
+    } finally {
+      other.close();
+    }
   });
 
   it('moves every version on a rollback', async () => {
@@ -192,7 +226,7 @@ describe('SQLite result cache, by table', () => {
   });
 
   it('serves read() only for read-only statements', () => {
-    expect(cache.read('select v from b where id = ?', [1])).toEqual([{ v: 'elsewhere' }]);
+    expect(cache.read('select v from b where id = ?', [1])).toEqual([{ v: 'next-turn' }]);
     expect(() => cache.read('insert into b (id, v) values (?, ?) returning id', [5, 'x'])).toThrow(
       'read() takes read-only statements',
     );
