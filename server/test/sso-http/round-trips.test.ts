@@ -141,7 +141,7 @@ describe.each([
       });
     });
 
-    it(`creates a first sign-in's user and membership with its claim once the organization was read (${returningTrips === 2 ? 1 : 2} round trip(s))`, async () => {
+    it("creates a first sign-in's user and membership in one statement once the organization was read", async () => {
       await newOrg();
       expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
         200,
@@ -153,8 +153,8 @@ describe.each([
       );
       expect(first.result.status).toBe(200);
       // With the counters in the store, one statement counts, claims and creates; with Redis,
-      // the read, then the user and membership.
-      expect(first.texts).toHaveLength(returningTrips === 2 ? 1 : 2);
+      // the claim (in Redis), then one statement confirms the kept row and creates.
+      expect(first.texts).toHaveLength(1);
       const member = first.result.body.data.member;
       expect(member).toMatchObject({ role: 'ADMIN', user: { email, fullName: 'Ada L' } });
       // What the store now holds, as the other instance reads it.
@@ -180,7 +180,9 @@ describe.each([
         fullEmbedEnabled: true,
         embedAllowedOrigins: ['https://app.example.com'],
       });
-      const sign = (secret = admin.jwtSecret) => signHs256(claimsFor(admin.id), secret);
+      // A returning member (with Redis, the check after the claim then only reads).
+      const email = `rn-${randomBytes(4).toString('hex')}@example.com`;
+      const sign = (secret = admin.jwtSecret) => signHs256(claimsFor(admin.id, { email }), secret);
       // Instance one reads (and keeps) the organization.
       expect((await exchange(one, await sign())).status).toBe(200);
 
@@ -251,11 +253,74 @@ describe.each([
         body: { fullEmbedEnabled: false },
       });
       expect(off.status).toBe(200);
-      const refused = await signIn(one);
+      // A first sign-in: on the kept row's word it would bring a user and a membership.
+      const email = `off-${randomBytes(4).toString('hex')}@example.com`;
+      const claims = claimsFor(embed.id, { email });
+      const refused = await one.request(
+        'GET',
+        `/api/sso/jwt?jwt=${encodeURIComponent(await signHs256(claims, embed.jwtSecret))}`,
+        { headers: { referer: 'https://app.example.com/app', accept: 'application/json' } },
+      );
       expect(refused.status).toBe(403);
       expect(refused.body.error).toMatchObject({ title: 'Forbidden', code: 'full_embed_disabled' });
-      // Counted once: the attempt on the kept row left nothing behind.
+      // Counted once: the attempt on the kept row left nothing behind, neither its claim nor
+      // the user it would have created.
       expect(refused.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 2));
+      expect(await jtiUsed(embed.id, claims.jti)).toBe(false);
+      const users = await one.deps.store.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+      expect(users).toEqual([]);
+    });
+
+    it('refuses a replay relying on a changed row, and leaves the first use claimed', async () => {
+      await newOrg();
+      // Instance one keeps the organization; the token is used on two.
+      expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
+        200,
+      );
+      const claims = claimsFor(org.id);
+      const jwt = await signHs256(claims, org.jwtSecret);
+      expect((await exchange(two, jwt)).status).toBe(200);
+      await two.deps.store.db
+        .updateTable('organizations')
+        .set({ name: 'Changed under one' })
+        .where('id', '=', org.id)
+        .execute();
+      // The replay on one: refused, and what it gave back was only its own (the hit), never
+      // the claim the first use made.
+      const replay = await exchange(one, jwt);
+      expect(replay.status).toBe(401);
+      expect(replay.body.error).toMatchObject({ title: 'Unauthorized', code: 'sso_token_invalid' });
+      expect(await jtiUsed(org.id, claims.jti)).toBe(true);
+      // Counted once (the limit is 3: the third exchange of this organization).
+      expect(replay.headers.get('ratelimit-remaining')).toBe('0');
+    });
+
+    it('answers 401 on an instance that read an organization deleted since, leaving the jti unused', async () => {
+      const owner = await one.newUser();
+      const gone = await createOrg(one, owner.key, {
+        embedAllowedOrigins: ['https://app.example.com'],
+      });
+      expect(
+        (await exchange(one, await signHs256(claimsFor(gone.id), gone.jwtSecret))).status,
+      ).toBe(200);
+      const deleted = await two.request('DELETE', `/api/public/organizations/${gone.id}`, {
+        key: owner.key,
+      });
+      expect(deleted.status).toBe(200);
+      const claims = claimsFor(gone.id, {
+        email: `d-${randomBytes(4).toString('hex')}@example.com`,
+      });
+      const refused = await exchange(one, await signHs256(claims, gone.jwtSecret));
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toMatchObject({
+        title: 'Unauthorized',
+        code: 'sso_token_invalid',
+      });
+      expect(await jtiUsed(gone.id, claims.jti)).toBe(false);
     });
 
     it('counts every exchange on both instances, answers 429 past the limit and leaves that jti unused', async () => {
