@@ -125,11 +125,10 @@ type VerifiedHostToken = {
 
 /**
  * Verifies a host-signed token and returns the organization it names. Where the replay guard
- * can check an organization row's version with the claim of the jti (the store on PostgreSQL
- * with the counters in it or in Redis, see store/sso-exchange.ts), the first attempt uses the
- * row read last time instead of reading it again; if that row turns out to have changed (or
- * the token is refused on its word), the exchange runs again on a fresh read, so no answer
- * rests on a row that is not current.
+ * can check an organization row's version in the statement that claims the jti (PostgreSQL,
+ * see store/sso-exchange.ts), the first attempt uses the row read last time instead of reading
+ * it again; if that row turns out to have changed (or the token is refused on its word), the
+ * exchange runs again on a fresh read, so no answer rests on a row that is not current.
  */
 export async function verifyHostToken(
   deps: Deps,

@@ -1,18 +1,14 @@
 import type { Redis } from 'ioredis';
-import type Pg from 'pg';
-import { pooledRandomBytes } from '../domain/random-pool';
 import { type Limiter, limiterFault, type RateLimitOutcome } from '../http/rate-limit';
 import type { Store } from '../store/db';
 import { precompiled } from '../store/precompiled';
 import {
   type CheckedClaim,
-  confirmKeptOrganization,
   hitAndClaimJtiRedis,
   keptOrganization,
   type NewMemberProposal,
   pgHitAndClaim,
   redisJtiKey,
-  releaseRedisClaim,
   type VersionedOrganization,
 } from '../store/sso-exchange';
 
@@ -163,53 +159,15 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
   };
 }
 
-/**
- * Kept in Redis (`REDIS_URL`): `SET NX` with the token's remaining lifetime. With the store on
- * PostgreSQL (`pgPool`), an exchange may rely on the organization row read last time
- * (keptOrganization): the hit and the claim go to Redis first, then one statement confirms the
- * row is unchanged and reads (or creates) the membership; if the row changed, the hit and the
- * claim are given back and the exchange starts over on a fresh read. Two round trips for every
- * exchange, first sign-ins included, where a read before the claim made those three.
- */
-export function redisReplayGuard(redis: Redis, now: () => Date, pgPool?: Pg.Pool): ReplayGuard {
+/** Kept in Redis (`REDIS_URL`): `SET NX` with the token's remaining lifetime. */
+export function redisReplayGuard(redis: Redis, now: () => Date): ReplayGuard {
   const ttlOf = (expiresAt: Date) => Math.max(1000, expiresAt.getTime() - now().getTime());
-  const countsHere = ({ backend }: Limiter) => backend.kind === 'redis' && backend.client === redis;
   return {
-    async consumeCountingHit(orgId, jti, expiresAt, limiter, key, check) {
-      if (!countsHere(limiter)) return undefined;
-      // What the claim's key holds: a value of its own only when it may have to be given back.
-      const value = check && pgPool ? pooledRandomBytes(12).toString('base64url') : undefined;
-      const claim = { orgId, jti, ttlMs: ttlOf(expiresAt), value };
-      const hit = await counting(limiter, () => hitAndClaimJtiRedis(redis, limiter, key, claim));
-      if (!check || !pgPool) return hit;
-      const release = () =>
-        counting(limiter, () =>
-          releaseRedisClaim(redis, limiter, key, {
-            orgId,
-            jti,
-            value: hit.fresh ? value : undefined,
-          }),
-        );
-      let confirmed: CheckedClaim;
-      try {
-        confirmed = await confirmKeptOrganization(
-          pgPool,
-          orgId,
-          check.ifOrgVersion,
-          check.email,
-          hit.fresh ? check.propose : undefined,
-        );
-      } catch (err) {
-        // Nothing answered rests on the claim: give it back (at best), so the token stays good.
-        await release().catch(() => {});
-        throw err;
-      }
-      if (!confirmed.stale) return { ...hit, ...confirmed };
-      await release();
-      return { consumedPoints: 0, msBeforeNext: 0, fresh: false, stale: true };
-    },
-    keptOrganization(orgId, limiter) {
-      return pgPool && countsHere(limiter) ? keptOrganization(pgPool, orgId) : undefined;
+    async consumeCountingHit(orgId, jti, expiresAt, limiter, key) {
+      const { backend } = limiter;
+      if (backend.kind !== 'redis' || backend.client !== redis) return undefined;
+      const claim = { orgId, jti, ttlMs: ttlOf(expiresAt) };
+      return counting(limiter, () => hitAndClaimJtiRedis(redis, limiter, key, claim));
     },
     async consume(orgId, jti, expiresAt) {
       const ttl = ttlOf(expiresAt);

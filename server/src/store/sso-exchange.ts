@@ -15,15 +15,6 @@
 // over with a fresh read. So what the exchange relies on is what is committed when it claims,
 // exactly as with a read per exchange: rotation, revocation, replay protection and the limits
 // stay what they were.
-//
-// With the counters and the jtis in Redis, the claim can't check a PostgreSQL row, so the order
-// turns around: the token is checked against the kept row, the hit and the claim are made in
-// Redis, then one statement confirms the row is still at that version and reads the membership
-// (or creates it, for a first sign-in): two round trips where a read first made a first sign-in
-// three. If the row changed, the hit and the claim are given back (releaseRedisClaim) before the
-// exchange starts over on a fresh read: the answer again rests only on what is committed, and
-// the exchange counts once. Unlike the store's check, a point given back was held meanwhile: an
-// exchange at the very limit in those milliseconds may be refused for it.
 import type { Redis } from 'ioredis';
 import type Pg from 'pg';
 import { BoundedMap } from '../bounded-map';
@@ -146,8 +137,8 @@ const keptOn = perOwner(
 
 /**
  * The organization row this process last read from `pool` (with the exchange's read), and its
- * version then. Possibly stale: only for a caller that checks the version (pgHitAndClaim with
- * `ifOrgVersion`, or confirmKeptOrganization) and reads afresh when it was.
+ * version then. Possibly stale: only for a caller whose write checks the version (pgHitAndClaim
+ * with `ifOrgVersion`) and that reads afresh when it was.
  */
 export const keptOrganization = (pool: Pg.Pool, orgId: string) => keptOn(pool).get(orgId);
 
@@ -166,26 +157,20 @@ export async function findOrganizationWithMember(
   email: string,
 ): Promise<{ org: OrganizationRow; member: MemberWithGroups | undefined } | undefined> {
   const { pgPool } = store;
-  if (pgPool) {
-    const read = await readAndKeep(pgPool, orgId, email);
-    return read && { org: read.org, member: read.member };
-  }
-  const [row] = await ORG_WITH_MEMBER(store.db, orgId, email);
-  return row && splitMember(row);
-}
-
-/** PostgreSQL: findOrganizationWithMember, with the version of the row read (now kept). */
-async function readAndKeep(pool: Pg.Pool, orgId: string, email: string) {
-  const row = await readOnPg(pool, orgId, email);
+  const row: (OrgWithMemberRow & { orgRowVersion?: string; i?: number }) | undefined = pgPool
+    ? await readOnPg(pgPool, orgId, email)
+    : (await ORG_WITH_MEMBER(store.db, orgId, email))[0];
   if (!row) {
-    forgetOrganization(pool, orgId);
+    if (pgPool) forgetOrganization(pgPool, orgId);
     return undefined;
   }
-  const { orgRowVersion: version, i: _pair, ...rest } = row;
+  const { orgRowVersion, i: _pair, ...rest } = row;
   const { org, member } = splitMember(rest);
-  keptOn(pool).set(org.id, { org, version });
-  noteMember(pool, org.id, email, member);
-  return { org, member, version };
+  if (pgPool && orgRowVersion) {
+    keptOn(pgPool).set(org.id, { org, version: orgRowVersion });
+    noteMember(pgPool, org.id, email, member);
+  }
+  return { org, member };
 }
 
 type MemberColumns = Omit<OrgWithMemberRow, keyof OrganizationRow>;
@@ -419,8 +404,7 @@ export function pgHitAndClaim(pool: Pg.Pool) {
 // order, each followed by its jti's `SET NX` with its remaining lifetime only when that hit is
 // within the limit: a batch of claims in one round trip, atomic, counted as one by one. KEYS:
 // the counter, then one jti key per claim (a jti twice finds its key set: a replay). ARGV: the
-// window in seconds, the limit, then each claim's lifetime in ms and the value its key takes
-// (what the claim is known by, if it has to be given back: releaseRedisClaim).
+// window in seconds, the limit, then each claim's lifetime in ms.
 const HITS_AND_CLAIMS_LUA = `
 redis.call('set', KEYS[1], 0, 'EX', ARGV[1], 'NX')
 local out = {}
@@ -433,7 +417,7 @@ for i = 2, #KEYS do
   end
   local fresh = 0
   if consumed <= tonumber(ARGV[2]) then
-    if redis.call('set', KEYS[i], ARGV[2 * i], 'PX', ARGV[2 * i - 1], 'NX') then fresh = 1 end
+    if redis.call('set', KEYS[i], '1', 'PX', ARGV[i + 1], 'NX') then fresh = 1 end
   end
   out[#out + 1] = consumed
   out[#out + 1] = ttl
@@ -441,29 +425,9 @@ for i = 2, #KEYS do
 end
 return out`;
 
-// Gives back what an exchange counted and claimed on the word of a row that turned out to have
-// changed: one point off the counter (KEYS[1]) unless it is gone or at 0 (its window ended: the
-// point went with it), and the jti key (KEYS[2]) deleted only while it holds the value the claim
-// set (ARGV[1]; empty when the claim did not take it: a replay's key is another's).
-const RELEASE_LUA = `
-local left = tonumber(redis.call('get', KEYS[1]) or '0')
-if left > 0 then redis.call('decrby', KEYS[1], 1) end
-if ARGV[1] ~= '' and redis.call('get', KEYS[2]) == ARGV[1] then redis.call('del', KEYS[2]) end
-return 1`;
-
-type WithScripts = Redis & {
+type WithHitsAndClaims = Redis & {
   bkHitsAndClaims(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
-  bkReleaseClaim(counterKey: string, jtiKey: string, value: string): Promise<number>;
 };
-
-function withScripts(redis: Redis): WithScripts {
-  const client = redis as WithScripts;
-  if (typeof client.bkHitsAndClaims !== 'function') {
-    redis.defineCommand('bkHitsAndClaims', { lua: HITS_AND_CLAIMS_LUA });
-    redis.defineCommand('bkReleaseClaim', { lua: RELEASE_LUA, numberOfKeys: 2 });
-  }
-  return client;
-}
 
 /** The Redis key of a used jti (as the Redis replay guard keeps it). */
 export const redisJtiKey = (orgId: string, jti: string) => `bk:jti:${orgId}:${jti}`;
@@ -473,7 +437,6 @@ interface PendingRedisClaim {
   counterKey: string;
   jtiKey: string;
   ttlMs: number;
-  value: string;
   resolve(outcome: HitAndClaim): void;
   reject(err: unknown): void;
 }
@@ -481,13 +444,17 @@ interface PendingRedisClaim {
 async function sendRedisBatch(redis: Redis, batch: PendingRedisClaim[]) {
   const { counter, counterKey } = batch[0]!;
   try {
-    const out = await withScripts(redis).bkHitsAndClaims(
+    const client = redis as WithHitsAndClaims;
+    if (typeof client.bkHitsAndClaims !== 'function') {
+      redis.defineCommand('bkHitsAndClaims', { lua: HITS_AND_CLAIMS_LUA });
+    }
+    const out = await client.bkHitsAndClaims(
       batch.length + 1,
       counterKey,
       ...batch.map((c) => c.jtiKey),
       Math.ceil(counter.windowMs / 1000),
       counter.limit,
-      ...batch.flatMap((c) => [c.ttlMs, c.value]),
+      ...batch.map((c) => c.ttlMs),
     );
     for (const [i, c] of batch.entries()) {
       const [consumed, ttl, fresh] = out.slice(i * 3, i * 3 + 3) as [number, number, number];
@@ -506,13 +473,13 @@ const redisClaimsOn = perOwner((redis: Redis) =>
  * Redis holding both the counters and the used jtis: the hit and the claim in one script
  * (EVALSHA, one round trip), gathered per counter as on PostgreSQL (pgHitAndClaim): the claims
  * that arrive while one script runs go together in the next. `ttlMs` is how long the jti
- * stays used; `value` what its key holds (any value marks it used).
+ * stays used.
  */
 export function hitAndClaimJtiRedis(
   redis: Redis,
   counter: HitCounter,
   key: string,
-  claim: { orgId: string; jti: string; ttlMs: number; value?: string },
+  claim: { orgId: string; jti: string; ttlMs: number },
 ): Promise<HitAndClaim> {
   const queue = redisClaimsOn(redis);
   const counterKey = counter.keyPrefix + key;
@@ -522,119 +489,6 @@ export function hitAndClaimJtiRedis(
       counterKey,
       jtiKey: redisJtiKey(claim.orgId, claim.jti),
       ttlMs: claim.ttlMs,
-      value: claim.value ?? '1',
-      resolve,
-      reject,
-    }),
-  );
-}
-
-/**
- * Takes back one hit of hitAndClaimJtiRedis and, when `value` is the one its claim set, the
- * claim: for an exchange that relied on a kept organization row found changed since, which
- * then starts over as if it had never run (see confirmKeptOrganization).
- */
-export async function releaseRedisClaim(
-  redis: Redis,
-  counter: HitCounter,
-  key: string,
-  claim: { orgId: string; jti: string; value: string | undefined },
-): Promise<void> {
-  await withScripts(redis).bkReleaseClaim(
-    counter.keyPrefix + key,
-    redisJtiKey(claim.orgId, claim.jti),
-    claim.value ?? '',
-  );
-}
-
-// An organization row kept by this process, confirmed after the claim (Redis): the membership
-// of each exchange's email, created where a claim brings one, only while the row is at the
-// version the exchange relied on (migration 0011); no rows when it is not. A batch per
-// organization and version, gathered like the others.
-const MEMBERS_IF_CURRENT =
-  'select * from bk_sso_members_if_current($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
-
-interface PendingConfirm {
-  orgId: string;
-  version: string;
-  email: string;
-  proposal: NewMemberProposal;
-  resolve(outcome: CheckedClaim): void;
-  reject(err: unknown): void;
-}
-
-async function confirmBatch(pool: Pg.Pool, batch: PendingConfirm[]) {
-  const { orgId, version } = batch[0]!;
-  try {
-    const column = <T>(pick: (c: PendingConfirm) => T) => batch.map(pick);
-    const { rows } = await pool.query({
-      name: statementNameOn(pool, MEMBERS_IF_CURRENT),
-      text: MEMBERS_IF_CURRENT,
-      values: [
-        orgId,
-        version,
-        column((c) => c.email),
-        column((c) => c.proposal.user.id),
-        column((c) => c.proposal.user.fullName),
-        column((c) => c.proposal.user.firstName),
-        column((c) => c.proposal.user.lastName),
-        column((c) => c.proposal.member.id),
-        column((c) => c.proposal.member.role),
-        column((c) => c.proposal.member.groups),
-        new Date().toISOString(),
-      ],
-    });
-    if (rows.length === 0) forgetOrganization(pool, orgId);
-    const found = new Map<number, MemberColumns>();
-    for (const raw of rows) {
-      const { i, ...row } = camelRow(raw) as MemberColumns & { i: number };
-      found.set(i - 1, row);
-    }
-    for (const [i, c] of batch.entries()) {
-      const row = found.get(i);
-      if (!row) {
-        c.resolve({ stale: true });
-        continue;
-      }
-      const member = memberOf(orgId, row);
-      noteMember(pool, orgId, c.email, member);
-      c.resolve({ stale: false, member });
-    }
-  } catch (err) {
-    for (const c of batch) c.reject(err);
-  }
-}
-
-const confirmsOn = perOwner((pool: Pg.Pool) =>
-  gathered((_key: string, batch: PendingConfirm[]) => confirmBatch(pool, batch)),
-);
-
-/**
- * Whether the organization row an exchange relied on (keptOrganization) is still the current
- * one, checked after its jti was claimed elsewhere (Redis), with the membership of `email`:
- * created with `propose` (asked only when this process has not seen a membership for the
- * email) if the email has never been seen, read otherwise; one statement. When the row has
- * changed, `stale` and nothing written. The row unchanged now means unchanged when the claim
- * was made (a change makes a new version, never an old one again).
- */
-export async function confirmKeptOrganization(
-  pool: Pg.Pool,
-  orgId: string,
-  version: string,
-  email: string,
-  propose?: () => NewMemberProposal | undefined,
-): Promise<CheckedClaim> {
-  const proposal = memberKnown(pool, orgId, email) ? undefined : propose?.();
-  if (!proposal) {
-    const read = await readAndKeep(pool, orgId, email);
-    return read?.version === version ? { stale: false, member: read.member } : { stale: true };
-  }
-  return new Promise((resolve, reject) =>
-    confirmsOn(pool)(`${orgId}\u0000${version}`, {
-      orgId,
-      version,
-      email,
-      proposal,
       resolve,
       reject,
     }),
