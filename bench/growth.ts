@@ -13,7 +13,7 @@ import type { BridgeProcess } from '../test/support/bridge-process';
 import { cpuMsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
 import { HEAVY_ORGS, type Loaded, loadGrowthData } from './support/growth-data';
-import { fmt, type LoadResult, load } from './support/load';
+import { fmt, type LoadResult, load, median } from './support/load';
 import { signFreshSsoToken } from './support/sso-token';
 
 const SIZES = (process.env.GROWTH_SIZES ?? '0,10000,100000,1000000').split(',').map(Number);
@@ -50,12 +50,6 @@ interface Sample {
   /** Median latency of uncached last-page fetches, ms. */
   coldMs: number;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 /** Walks the heavy member's list page by page; returns the cursor of the last page. */
 async function walk(bridge: BridgeProcess, key: string): Promise<string> {

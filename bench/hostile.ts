@@ -18,7 +18,7 @@ import {
   hostileTargets,
   startAttack,
 } from './support/hostile-verifies';
-import { fmt, type LoadResult, load } from './support/load';
+import { fmt, type LoadResult, load, median } from './support/load';
 
 const ATTACKERS = 200;
 const USERS = 10;
@@ -118,8 +118,6 @@ async function measure(
   const statuses = (await hostile?.stop()) ?? {};
   return { ...result, peakRssMb: peakRssMbOf(bridge.pid), maxThreads, statuses };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
 function report(phases: Phase[], results: Measured[][], callers: number, dnsQueries: number) {
   console.log(

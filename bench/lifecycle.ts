@@ -9,7 +9,7 @@ import {
 } from '../test/support/bridge-data';
 import { type PgServer, startPgServer } from '../test/support/pg-server';
 import { startBenchBridge } from './support/bench-bridge';
-import { fmt, type LoadResult, load } from './support/load';
+import { fmt, type LoadResult, load, median } from './support/load';
 
 const SOURCES = 1000;
 const ORGS = 50;
@@ -110,8 +110,6 @@ async function round(data: BridgeData, headers: Record<string, string>, jobs: bo
     await bridge.stop();
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /**
  * GET /api/public/organizations throughput with 1,000 data sources under scheduled health checks

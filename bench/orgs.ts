@@ -9,7 +9,7 @@ import type { BridgeProcess } from '../test/support/bridge-process';
 import { cpuMsOf } from '../test/support/proc-stats';
 import { startBareProcess } from './support/bare-process';
 import { startBenchBridge } from './support/bench-bridge';
-import { fmt, type LoadResult, load } from './support/load';
+import { fmt, type LoadResult, load, median } from './support/load';
 
 const CONNECTIONS = 16;
 const ROUNDS = Number(process.env.BENCH_ORGS_ROUNDS ?? 3);
@@ -26,12 +26,6 @@ async function measure(pid: number, options: autocannon.Options): Promise<Result
   const result = await load({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   return { ...result, cpuUs: ((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function seedAndMeasure(bridge: BridgeProcess) {
   const key = await bridge.cli('keys', 'create', '--email', 'bench@example.com');

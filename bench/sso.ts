@@ -14,7 +14,7 @@ import { cpuMsOf } from '../test/support/proc-stats';
 import { startRedisServer } from '../test/support/redis-server';
 import { startBareProcess } from './support/bare-process';
 import { startBenchBridge } from './support/bench-bridge';
-import { type LoadResult, load } from './support/load';
+import { type LoadResult, load, median } from './support/load';
 import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 32;
@@ -73,11 +73,6 @@ async function measure(
   return { ...result, cpuUs: ((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 

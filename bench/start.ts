@@ -8,15 +8,10 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ensureBuilt } from '../scripts/build-cache.mjs';
 import { freePort } from '../test/support/free-port';
-import { fmt } from './support/load';
+import { fmt, median } from './support/load';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = 5;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function untilHealthy(url: string, deadline: number): Promise<void> {
   while (performance.now() < deadline) {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { verifyConnection } from '../server/src/verify/verify';
 import { startPgCluster } from '../server/test/support/pg-cluster';
 import { freePort } from '../test/support/free-port';
+import { median } from './support/load';
 
 const ITERATIONS = 30;
 const TIMEOUT_RUNS = 5;
@@ -19,12 +20,6 @@ interface Case {
   password: string;
   database: string;
   expectOk: boolean;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function p95(values: number[]): number {

@@ -23,3 +23,11 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The median (the mean of the middle two for an even count); 0 for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
