@@ -6,26 +6,19 @@
 import type autocannon from 'autocannon';
 import { createPgDatabase } from '../server/test/support/bridge';
 import type { BridgeProcess } from '../test/support/bridge-process';
-import { cpuMsOf } from '../test/support/proc-stats';
 import { startBareProcess } from './support/bare-process';
 import { startBenchBridge } from './support/bench-bridge';
-import { fmt, type LoadResult, load, median } from './support/load';
+import { type CpuLoadResult, fmt, loadWithCpu, median } from './support/load';
 
 const CONNECTIONS = 16;
 const ROUNDS = Number(process.env.BENCH_ORGS_ROUNDS ?? 3);
 const DURATION_S = Number(process.env.BENCH_ORGS_SECONDS ?? 5);
 const WARMUP_S = 2;
 
-interface Result extends LoadResult {
-  /** CPU time of the server process per request, in µs. */
-  cpuUs: number;
-}
+type Result = CpuLoadResult;
 
-async function measure(pid: number, options: autocannon.Options): Promise<Result> {
-  const cpuBefore = cpuMsOf(pid);
-  const result = await load({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  return { ...result, cpuUs: ((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
-}
+const measure = (pid: number, options: autocannon.Options) =>
+  loadWithCpu(pid, { connections: CONNECTIONS, duration: DURATION_S, ...options });
 
 async function seedAndMeasure(bridge: BridgeProcess) {
   const key = await bridge.cli('keys', 'create', '--email', 'bench@example.com');

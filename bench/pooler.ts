@@ -6,9 +6,8 @@ import { createSsoToken } from '@bridgekit/node';
 import { createPgDatabase } from '../server/test/support/bridge';
 import type { BridgeProcess } from '../test/support/bridge-process';
 import { startPgBouncer } from '../test/support/pgbouncer';
-import { cpuMsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
-import { fmt, type LoadResult, load } from './support/load';
+import { type CpuLoadResult, fmt, type load, loadWithCpu } from './support/load';
 import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 16;
@@ -18,23 +17,13 @@ const WARMUP_S = 2;
 const MEMBERS = 200;
 const TARGET = 0.8;
 
-interface Result extends LoadResult {
-  /** CPU time of the bridge process per request, in µs. */
-  cpuUs: number;
-}
+type Result = CpuLoadResult;
 
-async function measure(
+const measure = (
   bridge: BridgeProcess,
   options: Parameters<typeof load>[0],
   duration: number,
-): Promise<Result> {
-  const before = cpuMsOf(bridge.pid);
-  const result = await load({ ...options, connections: CONNECTIONS, duration });
-  return {
-    ...result,
-    cpuUs: ((cpuMsOf(bridge.pid) - before) * 1000) / Math.max(1, result.total),
-  };
-}
+): Promise<Result> => loadWithCpu(bridge.pid, { ...options, connections: CONNECTIONS, duration });
 
 interface World {
   bridge: BridgeProcess;

@@ -10,11 +10,10 @@ import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
 import { createPgDatabase } from '../server/test/support/bridge';
 import type { BridgeProcess } from '../test/support/bridge-process';
-import { cpuMsOf } from '../test/support/proc-stats';
 import { startRedisServer } from '../test/support/redis-server';
 import { startBareProcess } from './support/bare-process';
 import { startBenchBridge } from './support/bench-bridge';
-import { type LoadResult, load, median } from './support/load';
+import { type CpuLoadResult, loadWithCpu, median } from './support/load';
 import { signFreshSsoToken } from './support/sso-token';
 
 const CONNECTIONS = 32;
@@ -45,10 +44,7 @@ const ENGINES = {
 } as const;
 type EngineName = keyof typeof ENGINES;
 
-interface Result extends LoadResult {
-  /** CPU time of the server process per request, in µs. */
-  cpuUs: number;
-}
+type Result = CpuLoadResult;
 
 async function measure(
   url: string,
@@ -56,8 +52,7 @@ async function measure(
   nextBody: () => string,
   duration: number,
 ): Promise<Result> {
-  const cpuBefore = cpuMsOf(pid);
-  const result = await load({
+  return loadWithCpu(pid, {
     url,
     connections: CONNECTIONS,
     duration,
@@ -70,7 +65,6 @@ async function measure(
       },
     ],
   });
-  return { ...result, cpuUs: ((cpuMsOf(pid) - cpuBefore) * 1000) / Math.max(1, result.total) };
 }
 
 const fixed = (n: number, digits = 0) => n.toFixed(digits);

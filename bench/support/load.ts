@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuMsOf } from '../../test/support/proc-stats';
 
 export interface LoadResult {
   rps: number;
@@ -20,6 +21,22 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
     errors: r.errors + r.timeouts,
     total: r.requests.total,
   };
+}
+
+/** A load run with the CPU time the server process `pid` spent on it, per request. */
+export interface CpuLoadResult extends LoadResult {
+  /** CPU time of the server process per request, in µs. */
+  cpuUs: number;
+}
+
+/** load(), measuring the CPU time of the server process `pid` across it. */
+export async function loadWithCpu(
+  pid: number,
+  options: autocannon.Options,
+): Promise<CpuLoadResult> {
+  const before = cpuMsOf(pid);
+  const result = await load(options);
+  return { ...result, cpuUs: ((cpuMsOf(pid) - before) * 1000) / Math.max(1, result.total) };
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);

@@ -84,6 +84,11 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
   });
 
   const pgOnly = engine === 'sqlite' ? it.skip : it;
+  /** Which of these user ids exist, in id order. */
+  const existingUsers = async (ids: string[]) =>
+    (
+      await store.db.selectFrom('users').select('id').where('id', 'in', ids).orderBy('id').execute()
+    ).map((u) => u.id);
 
   /** The statements sent through `pool.query` while `run` runs. */
   async function counted<T>(pool: Pg.Pool, run: () => Promise<T>) {
@@ -264,13 +269,11 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
     expect(result[4]).toEqual(
       (await findOrganizationWithMember(store, 'org_b', 'b5@example.com'))?.member,
     );
-    const users = await store.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', ['usr_b1', 'usr_b2', 'usr_b3', 'usr_b4', 'usr_b5'])
-      .orderBy('id')
-      .execute();
-    expect(users.map((u) => u.id)).toEqual(['usr_b1', 'usr_b2', 'usr_b5']);
+    expect(await existingUsers(['usr_b1', 'usr_b2', 'usr_b3', 'usr_b4', 'usr_b5'])).toEqual([
+      'usr_b1',
+      'usr_b2',
+      'usr_b5',
+    ]);
   });
 
   pgOnly(
@@ -315,13 +318,10 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       // A known user is not created again, nor made a member here.
       expect(known).toMatchObject({ fresh: true, member: undefined });
       expect(stale).toMatchObject({ stale: true });
-      const users = await store.db
-        .selectFrom('users')
-        .select('id')
-        .where('id', 'in', ['usr_p0', 'usr_p1', 'usr_p2', 'usr_p3', 'usr_p4'])
-        .orderBy('id')
-        .execute();
-      expect(users.map((u) => u.id)).toEqual(['usr_p0', 'usr_p1']);
+      expect(await existingUsers(['usr_p0', 'usr_p1', 'usr_p2', 'usr_p3', 'usr_p4'])).toEqual([
+        'usr_p0',
+        'usr_p1',
+      ]);
       // Seen with a membership now: a later claim for it brings nothing to create.
       const returning = await claim(5, 'new@example.com');
       expect(returning.member).toEqual(first.member);
