@@ -9,7 +9,12 @@ export {
   type BridgeProviderProps,
   useBridge,
 } from './provider/bridge-provider';
-export { defaultMessages, type FailureText, type Messages } from './provider/messages';
+export {
+  defaultMessages,
+  type FailureText,
+  type Messages,
+  type ProviderMessages,
+} from './provider/messages';
 export type { SessionState } from './provider/session-store';
 export type { ColorScheme, Density, Theme } from './provider/theme';
 export { useBridgeSession } from './provider/use-access';

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { errorText, isAdminRequired } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
 import { useDialogTheme } from '../internal/use-dialog-theme';
-import type { BridgeContextValue } from '../provider/bridge-provider';
+import type { FormContextValue } from '../provider/bridge-provider';
 import { sessionStoreOf } from '../provider/session-store';
 
 interface DeleteDialogProps {
-  context: BridgeContextValue;
+  context: FormContextValue;
   unstyled: boolean | undefined;
   orgId: string;
   record: DataSource;

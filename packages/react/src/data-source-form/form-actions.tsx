@@ -1,12 +1,12 @@
 import type { DataSource } from '@bridgekit/contract';
-import type { BridgeContextValue } from '../provider/bridge-provider';
+import type { FormContextValue } from '../provider/bridge-provider';
 import type { Messages } from '../provider/messages';
 import { DeleteDialog } from './delete-dialog';
 import type { FormApi } from './use-form-state';
 
 interface FormActionsProps {
   form: FormApi;
-  context: BridgeContextValue;
+  context: FormContextValue;
   unstyled: boolean | undefined;
   orgId: string;
   idOf: (field: string) => string;

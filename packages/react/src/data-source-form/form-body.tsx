@@ -1,6 +1,6 @@
 import type { DataSource } from '@bridgekit/contract';
 import { type Ref, useId } from 'react';
-import type { BridgeContextValue } from '../provider/bridge-provider';
+import type { FormContextValue } from '../provider/bridge-provider';
 import { boundFields, shownLabel } from './bound-fields';
 import { ErrorSummary } from './error-summary';
 import { FormActions } from './form-actions';
@@ -9,7 +9,7 @@ import { useFormState } from './use-form-state';
 
 interface FormBodyProps {
   root: { className: string; ref: Ref<HTMLFormElement> } & Record<string, unknown>;
-  context: BridgeContextValue;
+  context: FormContextValue;
   unstyled: boolean | undefined;
   orgId: string;
   initialRecord: DataSource | null;

@@ -2,7 +2,7 @@ import { isBridgeError } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import { type FormEvent, useEffect, useReducer, useRef } from 'react';
 import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
-import type { BridgeContextValue } from '../provider/bridge-provider';
+import type { FormContextValue } from '../provider/bridge-provider';
 import { sessionStoreOf } from '../provider/session-store';
 import type { FormDialect, ParsedConnection } from './connection-string';
 import { deriveForm, type FormErrors, formReducer, initialFormState } from './form-reducer';
@@ -17,7 +17,7 @@ import {
 } from './form-values';
 
 interface FormStateOptions {
-  context: BridgeContextValue;
+  context: FormContextValue;
   orgId: string;
   initialRecord: DataSource | null;
   requireVerify: boolean;

@@ -2,7 +2,7 @@ import type { BridgeClient } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { errorText, isAdminRequired } from '../internal/error-text';
-import type { Messages } from '../provider/messages';
+import type { ProviderMessages } from '../provider/messages';
 import type { EmbedMessages } from './embed-messages';
 import { healthState, StatusBadge, syncState } from './source-status';
 import { SourceTables } from './source-tables';
@@ -25,7 +25,7 @@ interface DataSourceItemProps {
   onRecord: (record: DataSource) => void;
   /** The record's editor, when it is open: shown inside the row, where the user clicked. */
   editor?: ReactNode;
-  messages: Messages;
+  messages: ProviderMessages;
   text: EmbedMessages;
 }
 

@@ -2,7 +2,7 @@ import type { BridgeClient } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import type { ReactNode } from 'react';
 import { errorText } from '../internal/error-text';
-import type { Messages } from '../provider/messages';
+import type { ProviderMessages } from '../provider/messages';
 import { DataSourceItem } from './data-source-item';
 import type { EmbedMessages } from './embed-messages';
 import { useNow } from './source-status';
@@ -16,7 +16,7 @@ interface DataSourceListProps {
   onEdit?: ((record: DataSource, opener: HTMLButtonElement) => void) | undefined;
   /** ADMINs may start a sync. */
   canSync: boolean;
-  messages: Messages;
+  messages: ProviderMessages;
   text: EmbedMessages;
   /** The record whose editor is open, shown in place of its row's end. */
   editingId?: string | null;

@@ -2,7 +2,7 @@ import type { BridgeClient } from '@bridgekit/client';
 import type { CatalogTable } from '@bridgekit/contract';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { errorText } from '../internal/error-text';
-import type { Messages } from '../provider/messages';
+import type { ProviderMessages } from '../provider/messages';
 import type { EmbedMessages } from './embed-messages';
 
 const PAGE_SIZE = 50;
@@ -91,7 +91,7 @@ interface SourceTablesProps {
   /** lastSuccessfulSyncAt: a newer one reads the catalog again. */
   version: string | null;
   now: number;
-  messages: Messages;
+  messages: ProviderMessages;
   text: EmbedMessages;
 }
 

@@ -1,12 +1,12 @@
 import { type BridgeError, isBridgeError } from '@bridgekit/client';
 import type { ErrorCode, FieldCode } from '@bridgekit/contract';
-import type { FailureText, Messages } from '../provider/messages';
+import type { FailureText, ProviderMessages } from '../provider/messages';
 
 const say = (text: FailureText, params: BridgeError['params']) =>
   typeof text === 'function' ? text(params) : text;
 
 /** What to tell the user about a failed call: its translation by code, else the bridge's text. */
-export function errorText(error: unknown, messages: Messages, fallback: string): string {
+export function errorText(error: unknown, messages: ProviderMessages, fallback: string): string {
   if (!isBridgeError(error)) return fallback;
   if (error.title === 'NetworkError') return messages.networkError;
   const text = error.code ? messages.errorCodes[error.code as ErrorCode] : undefined;
@@ -15,7 +15,7 @@ export function errorText(error: unknown, messages: Messages, fallback: string):
 }
 
 /** Each refused field's message: its translation by field code, else the bridge's message. */
-export function fieldTexts(error: BridgeError, messages: Messages): Record<string, string> {
+export function fieldTexts(error: BridgeError, messages: ProviderMessages): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [field, message] of Object.entries(error.fieldErrors)) {
     const code = error.fieldCodes[field] as FieldCode | undefined;

@@ -1,12 +1,12 @@
 import type { Member } from '@bridgekit/contract';
-import type { Messages } from '../provider/messages';
+import type { ProviderMessages } from '../provider/messages';
 import { Avatar } from './avatar';
 
 interface MemberDetailsProps {
   member: Member;
   /** Id of the name, which labels the card. */
   nameId: string;
-  messages: Messages;
+  messages: ProviderMessages;
 }
 
 /** What the card shows of a member: avatar, name, title, email, badges, membership date. */

@@ -1,5 +1,5 @@
 import { errorText } from '../internal/error-text';
-import type { Messages } from '../provider/messages';
+import type { ProviderMessages } from '../provider/messages';
 import type { OrgPages } from './use-org-pages';
 
 export type OrgListState = 'error' | 'loading' | 'empty' | 'ready';
@@ -16,7 +16,7 @@ interface OrgListStatusProps {
   pages: OrgPages;
   state: OrgListState;
   query: string;
-  messages: Messages;
+  messages: ProviderMessages;
 }
 
 /** What goes below the list: no results, a failed load with Retry, progress, "Load more". */

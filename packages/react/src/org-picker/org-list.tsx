@@ -1,6 +1,6 @@
 import type { Organization } from '@bridgekit/contract';
 import { useEffect, useId, useState } from 'react';
-import type { Messages } from '../provider/messages';
+import type { ProviderMessages } from '../provider/messages';
 import { listState, OrgListStatus } from './org-list-status';
 import { OrgOptions } from './org-options';
 import { useListboxKeyboard } from './use-listbox-keyboard';
@@ -10,7 +10,7 @@ interface OrgListProps {
   pages: OrgPages;
   selectedId: string | null;
   onSelect: (organization: Organization) => void;
-  messages: Messages;
+  messages: ProviderMessages;
 }
 
 /** Search box and listbox inside the picker's dialog. */

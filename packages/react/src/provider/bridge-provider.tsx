@@ -5,7 +5,7 @@ import {
   type GetSessionToken,
 } from '@bridgekit/client';
 import { createContext, type ReactNode, useContext, useMemo, useRef } from 'react';
-import { type Messages, providerMessages } from './messages';
+import { type Messages, type ProviderMessages, providerMessages } from './messages';
 import { type ColorScheme, type ResolvedTheme, resolveTheme, type Theme } from './theme';
 
 export interface BridgeContextValue {
@@ -14,7 +14,7 @@ export interface BridgeContextValue {
    * The English defaults with the provider's `messages` over them. `DataSourceForm`'s own
    * strings (`formMessages`: dialect, connection string) are here only where overridden.
    */
-  messages: Messages;
+  messages: ProviderMessages;
   theme: ResolvedTheme;
   unstyled: boolean;
 }
@@ -39,6 +39,9 @@ export type BridgeProviderProps = CommonProps &
     | { client: BridgeClient; baseUrl?: never; getSessionToken?: never; fetch?: never }
     | { client?: never; baseUrl: string; getSessionToken: GetSessionToken; fetch?: FetchLike }
   );
+
+/** What `DataSourceForm` gives its parts: the provider's value with the form's strings filled in. */
+export type FormContextValue = BridgeContextValue & { messages: Messages };
 
 const BridgeContext = /* @__PURE__ */ createContext<BridgeContextValue | null>(null);
 

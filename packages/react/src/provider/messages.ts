@@ -129,14 +129,21 @@ export const defaultMessages = /* @__PURE__ */ merge(coreMessages, formMessages)
 export type Messages = typeof defaultMessages;
 
 /**
- * The provider's strings: the core ones with the overrides over them. Typed as every string, but
- * `formMessages` are there only where overridden; `DataSourceForm` adds the rest (`withFormMessages`).
+ * The strings a `BridgeProvider` holds (`useBridge().messages`): every core string, and
+ * `DataSourceForm`'s own (`formMessages`: dialect, connection string) only where the provider's
+ * `messages` override them. The form adds its defaults under them itself (`withFormMessages`).
  */
-export const providerMessages = (overrides?: Partial<Messages>) =>
-  ({ ...coreMessages, ...overrides }) as Messages;
+export type ProviderMessages = Omit<Messages, keyof typeof formMessages> &
+  Partial<Pick<Messages, keyof typeof formMessages>>;
+
+/** The provider's strings: the core ones with the overrides over them. */
+export const providerMessages = (overrides?: Partial<Messages>): ProviderMessages => ({
+  ...coreMessages,
+  ...overrides,
+});
 
 /** The provider's strings with the form's defaults under them. */
-export const withFormMessages = (messages: Messages): Messages => ({
+export const withFormMessages = (messages: ProviderMessages): Messages => ({
   ...formMessages,
   ...messages,
 });
