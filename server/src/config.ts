@@ -67,6 +67,7 @@ const Env = z.object({
   BRIDGE_SYNC_INTERVAL_S: int(2, 86_400).default(3600),
   BRIDGE_SYNC_TIMEOUT_S: int(1, 3600).default(120),
   BRIDGE_SYNC_MAX_TABLES: int(1, 1_000_000).default(10_000),
+  BRIDGE_SYNC_MAX_MB: int(1, 1024).default(64),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
   REDIS_URL: z
     .string()
@@ -123,6 +124,8 @@ export type Config = Readonly<{
   syncTimeoutSeconds: number;
   /** Tables and views a sync keeps; a bigger catalog is cut there and marked truncated. */
   syncMaxTables: number;
+  /** What one sync may read from the servers, in bytes; more fails the sync. */
+  syncMaxReadBytes: number;
   sessionTtlSeconds: number;
   sessionMaxAgeSeconds: number;
   /** How long the jwtSecret replaced by a rotation keeps verifying SSO tokens (0: not at all). */
@@ -207,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     syncIntervalSeconds: e.BRIDGE_SYNC_INTERVAL_S,
     syncTimeoutSeconds: e.BRIDGE_SYNC_TIMEOUT_S,
     syncMaxTables: e.BRIDGE_SYNC_MAX_TABLES,
+    syncMaxReadBytes: e.BRIDGE_SYNC_MAX_MB * (1 << 20),
     sessionTtlSeconds: e.BRIDGE_SESSION_TTL_SECONDS,
     sessionMaxAgeSeconds: Math.max(1, Math.round(e.BRIDGE_EMBED_SESSION_MAX_HOURS * 3600)),
     jwtSecretGraceSeconds: Math.round(e.BRIDGE_JWT_SECRET_GRACE_HOURS * 3600),

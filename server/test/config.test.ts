@@ -115,6 +115,11 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(loadConfig({}))).toBe(true);
   });
 
+  it('lets a sync read 64 MB by default, and reads BRIDGE_SYNC_MAX_MB in MB', () => {
+    expect(loadConfig({}).syncMaxReadBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ BRIDGE_SYNC_MAX_MB: '3' }).syncMaxReadBytes).toBe(3 * 1024 * 1024);
+  });
+
   it('allows 8 connection attempts in flight by default, and reads the variable', () => {
     expect(loadConfig({}).maxConnectionsInFlight).toBe(8);
     expect(loadConfig({ BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: '3' }).maxConnectionsInFlight).toBe(3);
@@ -127,6 +132,7 @@ describe('loadConfig', () => {
       syncIntervalSeconds: 3600,
       syncTimeoutSeconds: 120,
       syncMaxTables: 10_000,
+      syncMaxReadBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -221,6 +227,9 @@ describe('loadConfig', () => {
     ['BRIDGE_SYNC_TIMEOUT_S', '0'],
     ['BRIDGE_SYNC_TIMEOUT_S', '1801'],
     ['BRIDGE_SYNC_MAX_TABLES', '0'],
+    ['BRIDGE_SYNC_MAX_MB', '0'],
+    ['BRIDGE_SYNC_MAX_MB', '1025'],
+    ['BRIDGE_SYNC_MAX_MB', '64MB'],
     ['BRIDGE_PG_POOL_SIZE', '0'],
     ['BRIDGE_PG_POOL_SIZE', '1001'],
     ['BRIDGE_PG_POOL_SIZE', 'ten'],

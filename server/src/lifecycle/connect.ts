@@ -32,18 +32,19 @@ export function connectionInputOf(deps: Deps, row: DataSourceRow): ConnectionInp
 
 /**
  * Connects to a stored data source the way verify does (network policy, TLS, SSH tunnel) and
- * runs `work`, within `timeoutMs`. The caller holds a connection slot.
+ * runs `work`, within `limits.timeoutMs`, reading at most `limits.maxReadBytes` (a connection
+ * check's cap if unset). The caller holds a connection slot.
  */
 export function connectStored<T>(
   deps: Deps,
   row: DataSourceRow,
-  timeoutMs: number,
+  limits: { timeoutMs: number; maxReadBytes?: number },
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
 ): Promise<ConnectionOutcome<T>> {
   return withConnection(
     connectionInputOf(deps, row),
     {
-      timeoutMs,
+      ...limits,
       allowPrivateNetworks: deps.config.allowPrivateNetworks,
       serviceIp: deps.config.serviceIp,
     },

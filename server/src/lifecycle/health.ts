@@ -11,7 +11,8 @@ export async function checkHealth(
   deps: Deps,
   row: DataSourceRow,
 ): Promise<DataSourceRow | undefined> {
-  const outcome = await connectStored(deps, row, deps.config.verifyTimeoutMs, (connection) =>
+  const limits = { timeoutMs: deps.config.verifyTimeoutMs };
+  const outcome = await connectStored(deps, row, limits, (connection) =>
     connection.query('SELECT 1'),
   );
   const at = deps.now().toISOString();

@@ -29,7 +29,8 @@ export async function syncDataSource(deps: Deps, id: string): Promise<SyncResult
   const row = await claimSync(deps.store.db, id, startedAt, staleBefore);
   if (!row) return (await findDataSourceById(deps.store.db, id)) ? 'busy' : 'gone';
   try {
-    const outcome = await connectStored(deps, row, timeoutMs, (connection) =>
+    const limits = { timeoutMs, maxReadBytes: deps.config.syncMaxReadBytes };
+    const outcome = await connectStored(deps, row, limits, (connection) =>
       readCatalog(row.dialect as Dialect, connection, deps.config.syncMaxTables),
     );
     if (!outcome.ok) {

@@ -1,6 +1,11 @@
 import { DEFAULT_PORT, type Dialect } from '@bridgekit/contract';
 import type { Connection, Driver } from './driver';
-import { type DatabaseContext, timeoutFailure, type VerifyFailure } from './failures';
+import {
+  type DatabaseContext,
+  overReadFailure,
+  timeoutFailure,
+  type VerifyFailure,
+} from './failures';
 import { mysqlDriver } from './mysql';
 import { tryNextAddress } from './network-policy';
 import { postgresDriver } from './postgres';
@@ -12,9 +17,19 @@ export type { ConnectionInput } from './route';
 
 const DRIVERS: Record<Dialect, Driver> = { POSTGRES: postgresDriver, MYSQL: mysqlDriver };
 
+/**
+ * What a connection check (verify, health) may read from the database server (directly or
+ * through the SSH tunnel): a handshake and `SELECT 1` take a few kB. The drivers buffer a
+ * protocol message whole, whatever length it declares, so without a cap one server could make
+ * the bridge hold gigabytes for the whole deadline.
+ */
+export const CHECK_MAX_READ_BYTES = 1 << 20;
+
 export interface ConnectionOptions extends RouteOptions {
   /** One deadline for everything: DNS, SSH, TCP, TLS, authentication, and the work. */
   timeoutMs: number;
+  /** Bytes the database server may send before the attempt fails; CHECK_MAX_READ_BYTES if unset. */
+  maxReadBytes?: number;
   /** The service's outbound address, named in timeout messages for firewall allow-lists. */
   serviceIp?: string | undefined;
 }
@@ -38,15 +53,28 @@ export async function withConnection<T>(
   options: ConnectionOptions,
   work: (connection: Connection, signal: AbortSignal) => Promise<T>,
 ): Promise<ConnectionOutcome<T>> {
-  const scope = new Scope();
+  const maxReadBytes = options.maxReadBytes ?? CHECK_MAX_READ_BYTES;
+  const scope = new Scope({ maxReadBytes });
   const attempt: Attempt<T> = { phase: input.sshEnabled ? 'ssh' : 'database', done: false };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
   });
   try {
-    const result = await Promise.race([run(input, options, scope, attempt, work), deadline]);
-    if (result !== 'timeout') return result;
+    // Before the finally below, the scope only closes when the servers sent too much.
+    const overRead = new Promise<'over-read'>((resolve) =>
+      scope.signal.addEventListener('abort', () => resolve('over-read'), { once: true }),
+    );
+    const result = await Promise.race([
+      run(input, options, scope, attempt, work),
+      deadline,
+      overRead,
+    ]);
+    // Whatever the drivers made of their sockets closing under them.
+    if (scope.overRead) {
+      return overReadFailure(DRIVERS[input.dialect].product, maxReadBytes);
+    }
+    if (result !== 'timeout' && result !== 'over-read') return result;
     // Only the polite goodbye was slow.
     if (attempt.done) return { ok: true, value: attempt.value as T };
     return timeoutFailure(attempt.phase, input.sshEnabled === true, options.serviceIp);

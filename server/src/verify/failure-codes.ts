@@ -27,6 +27,7 @@ const REASON_CODES: readonly Row[] = [
   { reason: /^(28P01|28000)$/, code: 'auth_failed' },
   { reason: /^no-password$/, code: 'password_required', fields: { username: 'auth_failed' } },
   { reason: /^3D000$/, code: 'database_not_found' },
+  { reason: /^too-much-data$/, code: 'connection_failed' },
   { reason: /^ssl-unsupported$/, code: 'ssl_unsupported' },
   { reason: /^(EPROTO|ERR_SSL_\w+|ERR_TLS_\w+|ssl-handshake)$/, code: 'ssl_failed' },
   { reason: /^[0-9A-Z]{5}$/, code: 'server_refused' },

@@ -116,6 +116,26 @@ export function timeoutFailure(
   );
 }
 
+/** `bytes` as the messages name it: whole MB above one, kB below. */
+const sizeText = (bytes: number) =>
+  bytes >= 1 << 20 ? `${Math.round(bytes / (1 << 20))} MB` : `${Math.ceil(bytes / 1024)} kB`;
+
+/**
+ * The database server sent more than one connection may read (Scope's `maxReadBytes`): a
+ * hostile or wrong server (a message declaring gigabytes), or a catalog bigger than a sync
+ * reads. Only the database's own connection is metered, directly or through the tunnel: ssh2
+ * refuses an SSH packet over its protocol's bound by itself.
+ */
+export function overReadFailure(product: string, maxReadBytes: number) {
+  const limit = sizeText(maxReadBytes);
+  return fail(
+    'too-much-data',
+    `The server sent more than ${limit} on one connection. Check that the host and port point at a ${product} server.`,
+    { host: `The server sent more than ${limit}.` },
+    { limit },
+  );
+}
+
 /** What a database failure's message depends on. */
 export interface DatabaseContext {
   port: number;

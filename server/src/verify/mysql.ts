@@ -64,6 +64,8 @@ async function connectMysql(scope: Scope, target: DriverTarget): Promise<Connect
     stream: () => {
       raw = connect({ host: target.address, port: target.port });
       raw.setNoDelay(true);
+      // mysql2 reads it from the moment it has it, before a byte can arrive.
+      scope.meter(raw, { perChunk: true });
       return raw;
     },
     user: target.user,

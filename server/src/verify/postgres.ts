@@ -45,6 +45,8 @@ async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Conn
     stream: () => {
       raw = new Socket();
       if (target.ssl) raw.once('data', (chunk: Buffer) => (sslAnswer = chunk[0]));
+      // pg reads it from its connect on, before a byte can arrive.
+      scope.meter(raw, { perChunk: true });
       return raw;
     },
     application_name: 'bridgekit-verify',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { type GateProxy, startGateProxy } from '../support/gate-proxy';
+import { until } from '../support/until';
 
 // Shortened intervals: a check and a sync every two seconds. (With one second, a scheduled
 // check is dropped when it starts after its own second is over, and on a loaded machine pg-boss
@@ -17,17 +18,6 @@ const LIFECYCLE_ENV = {
   BRIDGE_RATE_LIMIT_PER_MINUTE: '100000',
 };
 const PASSWORD = 'lifecycle-secret-pw';
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let server: PgServer;
 

@@ -26,6 +26,7 @@ describe('verify failure codes', () => {
     ['ERR_TLS_CERT_ALTNAME_INVALID', ['sslEnabled'], 'ssl_failed'],
     ['EPROTO', ['sslEnabled'], 'ssl_failed'],
     ['53300', ['host'], 'server_refused'],
+    ['too-much-data', ['host'], 'connection_failed'],
     ['ssh-ENOTFOUND', ['sshHost'], 'ssh_host_not_found'],
     ['ssh-ENETUNREACH', ['sshHost'], 'ssh_host_unreachable'],
     ['ssh-ECONNREFUSED', ['sshPort'], 'ssh_connection_refused'],
