@@ -1,7 +1,7 @@
 import { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeThrowawayCert, type TlsCert } from '../../../test/e2e/support/tls-front';
-import { CHECK_MAX_READ_BYTES, withConnection } from '../../src/verify/connection';
+import { withConnection } from '../../src/verify/connection';
 import { verifyConnection } from '../../src/verify/verify';
 import { type Flood, floodServer, MB, MYSQL_HUGE, PG_HUGE } from '../support/flood-server';
 
@@ -59,42 +59,40 @@ describe('a server that sends without end', () => {
     await Promise.all([pgPlain?.stop(), pgTls?.stop(), mysql?.stop()]);
   });
 
-  it('fails a PostgreSQL verify at the cap, long before the deadline, and closes the connection', async () => {
+  /** Verifies against `flood`: refused at the cap, well before the deadline, the socket closed. */
+  async function expectCutOff(
+    flood: Flood,
+    body: Parameters<typeof verifyConnection>[0],
+    product: string,
+    maxSentBytes: number,
+  ) {
     const started = performance.now();
-    const outcome = await verifyConnection(pgBody(pgPlain.port, false), options);
+    const outcome = await verifyConnection(body, options);
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS / 2);
-    expectOverRead(outcome, 'PostgreSQL');
-    await pgPlain.allClosed();
+    expectOverRead(outcome, product);
+    await flood.allClosed();
     // What the socket took: the cap, the chunk in flight and the kernel's buffers, not gigabytes.
-    expect(pgPlain.sent.at(-1)).toBeLessThan(16 * MB);
+    expect(flood.sent.at(-1)).toBeLessThan(maxSentBytes);
+  }
+
+  it('fails a PostgreSQL verify at the cap, long before the deadline, and closes the connection', async () => {
+    await expectCutOff(pgPlain, pgBody(pgPlain.port, false), 'PostgreSQL', 16 * MB);
   });
 
   it('counts the bytes TLS reads too (its raw socket emits no data events)', async () => {
-    const started = performance.now();
-    const outcome = await verifyConnection(pgBody(pgTls.port, true), options);
-    expect(performance.now() - started).toBeLessThan(DEADLINE_MS / 2);
-    expectOverRead(outcome, 'PostgreSQL');
-    await pgTls.allClosed();
-    expect(pgTls.sent.at(-1)).toBeLessThan(64 * MB);
+    await expectCutOff(pgTls, pgBody(pgTls.port, true), 'PostgreSQL', 64 * MB);
   });
 
   it('fails a MySQL verify the same way', async () => {
-    const started = performance.now();
-    const outcome = await verifyConnection(
-      {
-        dialect: 'MYSQL',
-        host: '127.0.0.1',
-        port: mysql.port,
-        username: 'u',
-        password: 'flood-secret-pw',
-        sslEnabled: false,
-      },
-      options,
-    );
-    expect(performance.now() - started).toBeLessThan(DEADLINE_MS / 2);
-    expectOverRead(outcome, 'MySQL');
-    await mysql.allClosed();
-    expect(mysql.sent.at(-1)).toBeLessThan(16 * MB);
+    const body = {
+      dialect: 'MYSQL',
+      host: '127.0.0.1',
+      port: mysql.port,
+      username: 'u',
+      password: 'flood-secret-pw',
+      sslEnabled: false,
+    } as const;
+    await expectCutOff(mysql, body, 'MySQL', 16 * MB);
   });
 });
 
@@ -108,7 +106,7 @@ describe('the read cap on a real PostgreSQL', () => {
     sslEnabled: false,
   } as const;
   const readText = (bytes: number) =>
-    withConnection(local, { ...options, maxReadBytes: CHECK_MAX_READ_BYTES }, (connection) =>
+    withConnection(local, options, (connection) =>
       connection.query(`select repeat('x', ${bytes}) as text`),
     );
 
