@@ -8,7 +8,7 @@ import {
   routes,
   SAMPLE_BASE_URL,
 } from '@bridgekit/contract';
-import { createSsoToken } from '@bridgekit/node';
+import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from './support/bridge';
 
@@ -28,6 +28,16 @@ async function runSample(route: RouteDef, example: RouteExamples, env: Record<st
     env: { PATH: process.env.PATH, ...env },
   });
   return Number(stdout);
+}
+
+/** An SSO token for the test user of a new organization, as the host backend signs it. */
+async function ssoToken(name: string) {
+  const created = await bridge.request('POST', '/api/public/organizations?include=jwtSecret', {
+    key,
+    body: { name },
+  });
+  const { id, jwtSecret } = created.body.data;
+  return createSsoToken({ secret: jwtSecret, orgId: id, user: { email: 'sample@example.com' } });
 }
 
 beforeAll(async () => {
@@ -55,18 +65,26 @@ describe('curl samples', () => {
   });
 
   it('exchange $BRIDGEKIT_SSO_TOKEN through a here-document body', async () => {
-    const created = await bridge.request('POST', '/api/public/organizations?include=jwtSecret', {
-      key,
-      body: { name: 'Samples' },
-    });
-    const { id, jwtSecret } = created.body.data;
-    const token = await createSsoToken({
-      secret: jwtSecret,
-      orgId: id,
-      user: { email: 'sample@example.com' },
-    });
+    const token = await ssoToken('Samples');
     const example = examples.ssoExchange!;
     expect(await runSample(routes.ssoExchange, example, { BRIDGEKIT_SSO_TOKEN: token })).toBe(200);
+  });
+
+  it('read, renew and end a session with $BRIDGEKIT_SESSION_TOKEN, not the API key', async () => {
+    const { sessionToken } = await exchangeSsoToken({
+      baseUrl: bridge.url,
+      jwt: await ssoToken('Session samples'),
+    });
+    const session = { BRIDGEKIT_SESSION_TOKEN: sessionToken };
+    // The session-only routes take no API key: with only the key set, the samples send none.
+    expect(
+      await runSample(routes.ssoSession, examples.ssoSession!, { BRIDGEKIT_API_KEY: key }),
+    ).toBe(401);
+    expect(await runSample(routes.ssoSession, examples.ssoSession!, session)).toBe(200);
+    expect(await runSample(routes.ssoRefresh, examples.ssoRefresh!, session)).toBe(200);
+    expect(await runSample(routes.ssoLogout, examples.ssoLogout!, session)).toBe(204);
+    // Logout ended it: the same token is refused from now on.
+    expect(await runSample(routes.ssoSession, examples.ssoSession!, session)).toBe(401);
   });
 
   it('quote a body with single quotes and dollar signs so the shell sends it unchanged', async () => {

@@ -66,17 +66,41 @@ describe('OpenAPI document', () => {
 
   const operation = (route: RouteDef) => doc.paths[route.path][route.method];
 
-  it('gives every operation a curl sample; those that need a key use $BRIDGEKIT_API_KEY', () => {
-    for (const route of Object.values(routes) as RouteDef[]) {
+  it('gives every operation a curl sample whose one Authorization header names its credential', () => {
+    for (const [id, route] of Object.entries(routes) as [string, RouteDef][]) {
       const curl = operation(route)['x-codeSamples']?.find(
         (s: { label: string }) => s.label === 'curl',
       );
-      expect(curl?.source, route.path).toMatch(/^curl /);
-      if (route.auth === 'bearer') {
-        expect(curl.source).toContain('Authorization: Bearer $BRIDGEKIT_API_KEY');
+      expect(curl?.source, id).toMatch(/^curl /);
+      const authorization = (curl.source as string).match(/Authorization:[^"'\n]*/gi) ?? [];
+      if (route.auth === 'none') expect(authorization, id).toEqual([]);
+      else if (route.credential === 'session') {
+        // An API key gets 403 session_required (401 on logout): only a session token works.
+        expect(authorization, id).toEqual(['Authorization: Bearer $BRIDGEKIT_SESSION_TOKEN']);
+      } else {
+        // API-key-only routes, and those that take either, show the key.
+        expect(authorization, id).toEqual(['Authorization: Bearer $BRIDGEKIT_API_KEY']);
       }
-      expect(curl.source).not.toMatch(/bk_key_[A-Za-z0-9]{32}/);
+      expect(curl.source, id).not.toMatch(/bk_key_[A-Za-z0-9]{32}/);
+      // Credentials are shell variables, never the recorded example token.
+      expect(curl.source, id).not.toMatch(/\beyJ[\w-]*\./);
     }
+  });
+
+  it('marks a credential only on bearer routes, and session-only exactly the session calls', () => {
+    const table = Object.entries(routes) as [string, RouteDef][];
+    expect(table.filter(([, r]) => r.auth === 'none' && r.credential).map(([id]) => id)).toEqual(
+      [],
+    );
+    expect(table.filter(([, r]) => r.credential === 'session').map(([id]) => id)).toEqual([
+      'ssoSession',
+      'ssoRefresh',
+      'ssoLogout',
+    ]);
+    expect(table.filter(([, r]) => r.credential === 'apiKey').map(([id]) => id)).toEqual([
+      'createOrganization',
+      'rotateJwtSecret',
+    ]);
   });
 
   it('gives the SSO operations a host-backend sample with @bridgekit/node', () => {
@@ -85,6 +109,18 @@ describe('OpenAPI document', () => {
       const node = samples.find((s) => s.label === '@bridgekit/node');
       expect(node?.source).toMatch(/from '@bridgekit\/node'/);
       expect(node?.source).toContain('process.env.BRIDGEKIT_ORG_SECRET');
+    }
+  });
+
+  it('gives the session-only operations a @bridgekit/client sample on the session token', () => {
+    for (const [id, route] of Object.entries(routes) as [string, RouteDef][]) {
+      if (route.credential !== 'session') continue;
+      const samples = operation(route)['x-codeSamples'] as { label: string; source: string }[];
+      const client = samples.find((s) => s.label === '@bridgekit/client');
+      expect(client?.source, id).toMatch(/from '@bridgekit\/client'/);
+      expect(client?.source, id).toContain('getSessionToken: () => sessionToken');
+      expect(client?.source, id).toContain(`await bridge.${id}()`);
+      expect(client?.source, id).not.toMatch(/apiKey/);
     }
   });
 

@@ -53,13 +53,25 @@ export function exampleUrl(route: RouteDef, request: ExampleRequest): string {
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 const shellHeader = (text: string) => (text.includes('$') ? `"${text}"` : shellQuote(text));
 
+/**
+ * The shell variable a bearer route's sample sends as its credential: the session token for a
+ * session-only route, else the API key (a route that takes either shows the key).
+ */
+export function credentialVariable(route: RouteDef): string | undefined {
+  if (route.auth !== 'bearer') return undefined;
+  return route.credential === 'session' ? '$BRIDGEKIT_SESSION_TOKEN' : '$BRIDGEKIT_API_KEY';
+}
+
 /** A curl command for the example request; API keys and tokens are shell variables. */
 export function curlSample(route: RouteDef, request: ExampleRequest): CodeSample {
   const lines = [`curl${route.method === 'get' ? '' : ` -X ${route.method.toUpperCase()}`}`];
   if (route.status >= 300 && route.status < 400) lines[0] += ' -i';
   lines[0] += ` "${exampleUrl(route, request)}"`;
-  if (route.auth === 'bearer') lines.push(`-H "Authorization: Bearer $BRIDGEKIT_API_KEY"`);
+  const credential = credentialVariable(route);
+  if (credential) lines.push(`-H "Authorization: Bearer ${credential}"`);
   for (const [name, value] of Object.entries(request.headers ?? {})) {
+    // The route's credential is the one Authorization header; a recorded one is its example value.
+    if (name.toLowerCase() === 'authorization') continue;
     lines.push(`-H ${shellHeader(`${name}: ${placeholder(value, name)}`)}`);
   }
   if (request.body !== undefined) {
@@ -142,4 +154,31 @@ app.get('/bridge/embed', requireLogin, async (req, res) => {
     return { lang: 'JavaScript', label: '@bridgekit/node', source };
   }
   return undefined;
+}
+
+const sessionClient = `import { createClient } from '@bridgekit/client';
+
+// These calls take the session token, never an API key: session.sessionToken from
+// exchangeSsoToken (POST /api/sso/jwt), then each renewal's. BridgeProvider's client does this.
+let sessionToken = session.sessionToken;
+const bridge = createClient({
+  baseUrl: '${SAMPLE_BASE_URL}',
+  getSessionToken: () => sessionToken,
+});`;
+
+const sessionCalls: Record<string, string> = {
+  ssoSession: `const { data } = await bridge.ssoSession();
+// data.member.role is the member's role now; data.expiresAt is when this token stops working.`,
+  ssoRefresh: `const { data } = await bridge.ssoRefresh();
+// Send the new token from now on: valid until data.expiresAt, never past data.absoluteExpiresAt.
+sessionToken = data.sessionToken;`,
+  ssoLogout: `await bridge.ssoLogout();
+// 204: the session has ended on every instance; its tokens are refused from now on.`,
+};
+
+/** What a host's backend or page holding a session token writes with `@bridgekit/client`. */
+export function sessionClientSample(routeId: string): CodeSample | undefined {
+  const call = sessionCalls[routeId];
+  if (!call) return undefined;
+  return { lang: 'JavaScript', label: '@bridgekit/client', source: `${sessionClient}\n\n${call}` };
 }

@@ -1,4 +1,4 @@
-import { curlSample, hostBackendSample } from './code-samples';
+import { curlSample, hostBackendSample, sessionClientSample } from './code-samples';
 import type { ExampleResponse, RouteExamples } from './examples';
 import type { RouteDef } from './routes';
 
@@ -11,7 +11,10 @@ export function successHeaders(recorded: ExampleResponse | undefined) {
   return headers;
 }
 
-/** `x-codeSamples`: curl for every operation, `@bridgekit/node` for the SSO ones. */
+/**
+ * `x-codeSamples`: curl for every operation, `@bridgekit/node` for the SSO sign-in ones and
+ * `@bridgekit/client` for the calls a session token makes (session, refresh, logout).
+ */
 export function operationExtras(
   routeId: string,
   route: RouteDef,
@@ -19,7 +22,7 @@ export function operationExtras(
 ): Record<string, unknown> {
   if (!recorded) return {};
   const samples = [curlSample(route, recorded.request)];
-  const node = hostBackendSample(routeId, recorded.request);
-  if (node) samples.push(node);
+  const sdk = hostBackendSample(routeId, recorded.request) ?? sessionClientSample(routeId);
+  if (sdk) samples.push(sdk);
   return { 'x-codeSamples': samples };
 }

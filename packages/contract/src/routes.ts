@@ -29,6 +29,8 @@ import {
   SsoSession,
 } from './sso';
 
+/** A bearer credential: an API key (`bk_key_…`) or an embed session token. */
+export type BearerCredential = 'apiKey' | 'session';
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 export type StaticContentType = 'text/javascript' | 'text/css';
 
@@ -40,6 +42,11 @@ export interface RouteDef {
   tag: 'Organizations' | 'Members' | 'Data sources' | 'SSO' | 'Embed' | 'Service';
   /** `bearer`: API key or embed session; `none`: open. */
   auth: 'bearer' | 'none';
+  /**
+   * The one bearer credential a `bearer` route takes: `apiKey` (a session gets 403
+   * `api_key_required`) or `session` (an API key is refused). Omitted: either.
+   */
+  credential?: BearerCredential;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -83,6 +90,7 @@ export const routes = {
     summary: 'Create an organization; the caller becomes its ADMIN',
     tag: 'Organizations',
     auth: 'bearer',
+    credential: 'apiKey',
     query: OrganizationQuery,
     body: CreateOrganizationBody,
     status: 201,
@@ -134,6 +142,7 @@ export const routes = {
       'Replace the SSO signing secret (ADMIN, API key only); the previous one verifies until previousJwtSecretExpiresAt',
     tag: 'Organizations',
     auth: 'bearer',
+    credential: 'apiKey',
     params: OrgParams,
     status: 200,
     response: dataOf(OrganizationWithSecret),
@@ -341,6 +350,7 @@ export const routes = {
       'The calling session (session token only): its member with the current role, its organization and when it ends',
     tag: 'SSO',
     auth: 'bearer',
+    credential: 'session',
     status: 200,
     response: dataOf(SessionInfo),
     errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
@@ -352,6 +362,7 @@ export const routes = {
       'Renew the calling session (session token only): a new token for the same session, never past its absolute limit',
     tag: 'SSO',
     auth: 'bearer',
+    credential: 'session',
     status: 200,
     response: dataOf(RenewedSession),
     errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
@@ -362,6 +373,7 @@ export const routes = {
     summary: 'End the calling session on every instance (its session token as bearer)',
     tag: 'SSO',
     auth: 'bearer',
+    credential: 'session',
     status: 204,
     errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
   },
