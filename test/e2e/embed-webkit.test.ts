@@ -88,13 +88,17 @@ describe.skipIf(SKIP)('the full embed in WebKit, third-party cookies refused', (
 
   const token = (user: SdkUser) => signLikeSdk({ secret: org.jwtSecret, orgId: org.id, user });
 
+  // Both cookie policies: WebKitGTK's default (cookies a cross-site frame sets are dropped) and
+  // ITP as in Safari (a cross-site frame gets no cookie at all).
   it.each([
-    ['the bare ?jwt= URL', 'bare'],
-    ['the URL Basedash’s SDK builds', 'sdk'],
+    ['the bare ?jwt= URL', 'bare', 'default policy', false],
+    ['the URL Basedash’s SDK builds', 'sdk', 'default policy', false],
+    ['the bare ?jwt= URL', 'bare', 'ITP', true],
+    ['the URL Basedash’s SDK builds', 'sdk', 'ITP', true],
   ] as const)(
-    'signs in with %s in a fresh profile, shows the right user, survives a renewal',
-    async (_, shape) => {
-      const webkit: WebKit = await launchWebKit();
+    'signs in with %s in a fresh profile (%s), shows the right user, survives a renewal',
+    async (_, shape, _policy, itp) => {
+      const webkit: WebKit = await launchWebKit({ itp });
       try {
         const user = nextUser();
         const jwt = await token(user);
@@ -145,6 +149,45 @@ describe.skipIf(SKIP)('the full embed in WebKit, third-party cookies refused', (
     },
     90_000,
   );
+
+  it('resumes the session when a cross-site frame reloads (ITP: WebKit keeps partitioned tab storage)', async () => {
+    const webkit: WebKit = await launchWebKit({ itp: true });
+    try {
+      const user = nextUser();
+      const src = `${front.origin}/api/sso/jwt?jwt=${await token(user)}`;
+      await webkit.navigate(`${host.origin}/plain?src=${encodeURIComponent(src)}`);
+      await webkit.switchToFrame(await webkit.findElement('iframe'));
+      const shown = `return document.querySelector('aside[aria-label="Signed in as"] article[data-state=ready] .bk-member-card__name')?.textContent ?? ''`;
+      expect(await webkit.waitForScript<string>(shown, { ...WAIT, what: 'the member card' })).toBe(
+        user.fullName,
+      );
+      // Unlike Chromium, WebKit gives the cross-site frame storage of its own (partitioned by
+      // the top-level site), so the tab's session is there after a reload.
+      expect(await webkit.execute<string>('return typeof window.sessionStorage')).toBe('object');
+      const renewals = () =>
+        front.requests.filter((r) => r.url === '/api/sso/session/refresh' && r.status === 200)
+          .length;
+      const redemptions = () => front.requests.filter((r) => r.url === '/embed/session').length;
+      const redeemed = redemptions();
+      const before = renewals();
+      await webkit.execute('setTimeout(() => location.reload(), 0)');
+      // The reloaded page renews at once (which checks the session is still live) and shows the
+      // same user; no code was used again and the host is not asked for a new URL.
+      await waitFor(async () => renewals() > before, { timeoutMs: 15_000, what: 'a renewal' });
+      await webkit.switchToFrame(null);
+      await webkit.switchToFrame(await webkit.findElement('iframe'));
+      expect(await webkit.waitForScript<string>(shown, { ...WAIT, what: 'the member card' })).toBe(
+        user.fullName,
+      );
+      expect(await webkit.execute('return location.hash')).toBe('');
+      expect(redemptions()).toBe(redeemed);
+      await webkit.switchToFrame(null);
+      const messages = await webkit.execute<Array<{ type: string }>>('return window.bk.messages');
+      expect(messages.map((m) => m.type)).not.toContain('bridgekit:session-ended');
+    } finally {
+      await webkit.close();
+    }
+  }, 90_000);
 
   it('shows the user of the new token in a cross-site frame after another user signed in first-party', async () => {
     const webkit: WebKit = await launchWebKit();
