@@ -241,6 +241,22 @@ describe.each(ENGINES)('member role changes and removal on %s', (engine) => {
       });
     });
 
+    it('refuses to renew the session of a removed member, which a renewal just before kept', async () => {
+      const { org } = await orgWithMember();
+      const session = await kitSignIn(bridge, org, { role: 'ADMIN' });
+      const refresh = () =>
+        bridge.request('POST', '/api/sso/session/refresh', { key: session.sessionToken });
+      expect((await refresh()).status).toBe(200);
+      expect((await remove(org.id, session.member.id)).status).toBe(200);
+      const res = await refresh();
+      expect(res.status).toBe(401);
+      expect(res.body.error).toEqual({
+        title: 'Unauthorized',
+        detail: 'Missing, invalid, revoked or expired credentials',
+        code: 'invalid_credentials',
+      });
+    });
+
     it('answers 403 to a MEMBER removing someone else', async () => {
       const { org, adminMember } = await orgWithMember();
       const other = await orgWithMember();
