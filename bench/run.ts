@@ -1,5 +1,5 @@
 // `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
-// start, lifecycle, growth.
+// start, lifecycle, growth, preflight.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
@@ -9,6 +9,7 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   start: () => import('./start'),
   lifecycle: () => import('./lifecycle'),
   growth: () => import('./growth'),
+  preflight: () => import('./preflight'),
 };
 
 const wanted = process.argv.slice(2);
