@@ -103,12 +103,10 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
 
 /** Read results by key, at most `maxResults` of them and `maxRows` rows in all, oldest out first. */
 function resultCache(maxResults: number, maxRows: number) {
-  const results = new Map<string, CachedRows>();
-  let rowsHeld = 0;
-  const remove = (key: string, entry: CachedRows) => {
-    results.delete(key);
-    rowsHeld -= entry.rows.length;
-  };
+  const results = new BoundedMap<string, CachedRows>(maxResults, {
+    maxWeight: maxRows,
+    weigh: (entry) => entry.rows.length,
+  });
   return {
     /** The rows kept under `key`, if they were read at `stamp`. */
     get: (key: string, stamp: number) => {
@@ -116,20 +114,11 @@ function resultCache(maxResults: number, maxRows: number) {
       return cached?.stamp === stamp ? cached.rows : undefined;
     },
     set(key: string, stamp: number, rows: unknown[]) {
-      const cached = results.get(key);
-      if (cached) remove(key, cached);
-      // Oldest first, until both bounds hold with this result in.
-      while (results.size > 0 && (results.size >= maxResults || rowsHeld + rows.length > maxRows)) {
-        const [oldest, entry] = results.entries().next().value as [string, CachedRows];
-        remove(oldest, entry);
-      }
+      // A result read again is the newest: it goes last, the first to be kept.
+      results.delete(key);
       results.set(key, { stamp, rows });
-      rowsHeld += rows.length;
     },
-    clear() {
-      results.clear();
-      rowsHeld = 0;
-    },
+    clear: () => results.clear(),
   };
 }
 
