@@ -106,7 +106,12 @@ describe('DataSourceForm, create', () => {
     expect(errorOf(password)).toBe('Authentication failed');
     expect(errorOf(screen.getByLabelText('Username'))).toBe('Authentication failed');
     expect(screen.getByLabelText('Host').getAttribute('aria-invalid')).toBeNull();
-    expect(screen.getByRole('alert').textContent).toContain('Could not connect to the database.');
+    // Said once in the summary and once at each field it names, never a third time.
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Could not connect to the database.');
+    expect(alert.textContent).not.toContain('Authentication failed');
+    expect(screen.getAllByText('Could not connect to the database.')).toHaveLength(1);
+    expect(screen.getAllByText('Authentication failed')).toHaveLength(2);
     expect(calls).toEqual([
       {
         method: 'POST',
