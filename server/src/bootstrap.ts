@@ -8,7 +8,7 @@ import { lazy } from './lazy';
 import { noLifecycle } from './lifecycle/jobs';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
-import { openStore } from './store/db';
+import { openStore, type Store } from './store/db';
 import { checkFreeSpace } from './store/disk-space';
 import { createSlots } from './verify/slots';
 
@@ -32,21 +32,16 @@ function redisOptions(config: Config): RedisOptions {
   };
 }
 
-/** Opens the store and builds the dependencies shared by the server and the CLI. */
-export async function bootstrap(
-  config: Config,
-  log: Logger,
-  options: { migrate?: boolean; server?: boolean } = {},
-): Promise<Deps> {
-  const { secretBox, sessionKey } = loadSecrets(config, log);
-  const store = openStore({
+/** The store the configuration names. */
+function openConfiguredStore(config: Config, log: Logger, server: boolean | undefined): Store {
+  return openStore({
     databaseUrl: config.databaseUrl,
     directUrl: config.databaseDirectUrl,
     poolSize: config.pgPoolSize,
     prepared: config.pgPrepared,
     dataDir: config.dataDir,
     // The long-running server checkpoints SQLite off its event loop.
-    checkpointInWorker: options.server
+    checkpointInWorker: server
       ? { onError: (message) => log.warn({ err: message }, 'SQLite checkpoint failed') }
       : undefined,
     pgTimeouts: {
@@ -54,11 +49,10 @@ export async function bootstrap(
       statementMs: config.timeouts.pgStatementMs,
     },
   });
-  if (options.migrate ?? true) {
-    const applied = await store.migrate();
-    if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  }
-  const now = () => new Date();
+}
+
+/** Redis when configured, closed with the store. */
+function openRedis(config: Config, log: Logger, store: Store): RedisClient | undefined {
   const redis = config.redisUrl
     ? new (ioredis().Redis)(config.redisUrl, redisOptions(config))
     : undefined;
@@ -71,6 +65,15 @@ export async function bootstrap(
       await redis.quit().catch(() => redis.disconnect());
     };
   }
+  return redis;
+}
+
+/** Where the rate limiters keep their counters. */
+function limiterBackend(
+  config: Config,
+  redis: RedisClient | undefined,
+  store: Store,
+): LimiterBackend {
   // auto: shared counters when several instances may run (Redis, else PostgreSQL); memory on
   // SQLite, which is one process. An operator running one PostgreSQL instance may pick memory.
   const choice =
@@ -81,12 +84,28 @@ export async function bootstrap(
           ? 'store'
           : 'memory'
       : config.rateLimitStore;
-  const backend: LimiterBackend =
-    choice === 'redis' && redis
-      ? { kind: 'redis', client: redis }
-      : choice === 'store' && store.pgPool
-        ? { kind: 'postgres', pool: store.pgPool }
-        : { kind: 'memory' };
+  return choice === 'redis' && redis
+    ? { kind: 'redis', client: redis }
+    : choice === 'store' && store.pgPool
+      ? { kind: 'postgres', pool: store.pgPool }
+      : { kind: 'memory' };
+}
+
+/** Opens the store and builds the dependencies shared by the server and the CLI. */
+export async function bootstrap(
+  config: Config,
+  log: Logger,
+  options: { migrate?: boolean; server?: boolean } = {},
+): Promise<Deps> {
+  const { secretBox, sessionKey } = loadSecrets(config, log);
+  const store = openConfiguredStore(config, log, options.server);
+  if (options.migrate ?? true) {
+    const applied = await store.migrate();
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  }
+  const now = () => new Date();
+  const redis = openRedis(config, log, store);
+  const backend = limiterBackend(config, redis, store);
   const limits = {
     api: createLimiter({ name: 'api', perMinute: config.rateLimitPerMinute, backend }),
     verify: createLimiter({ name: 'verify', perMinute: config.verifyRateLimitPerMinute, backend }),

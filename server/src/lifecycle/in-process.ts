@@ -16,23 +16,29 @@ interface Job {
   slot: Date | undefined;
 }
 
+/** Runs `fn` after `ms` on an unref'd timer, kept in `timers` until it fires. */
+type Later = (ms: number, fn: () => void) => void;
+
+/** What the sweeps need of the scheduler. */
+interface Sweeps {
+  deps: Deps;
+  signal: AbortSignal;
+  later: Later;
+  enqueue(job: Job): void;
+}
+
 /**
  * The scheduler of a single process (SQLite): at the start of each health and sync interval it
  * queues every data source once; a job already queued or running for the same data source is
  * not queued twice. Jobs run as the shared connection slots allow.
  */
 export function startInProcess(deps: Deps): Lifecycle {
-  const { config, log } = deps;
+  const { config } = deps;
   const stopping = new AbortController();
   // Every queued job waits on it for a connection slot.
   setMaxListeners(0, stopping.signal);
-  const pending = new Map<string, Job>();
-  const running = new Map<string, Promise<void>>();
-  const rerun = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
-  const concurrency = deps.connectionSlots.limit - deps.connectionSlots.reserved;
-
-  const later = (ms: number, fn: () => void) => {
+  const later: Later = (ms, fn) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
       fn();
@@ -40,9 +46,38 @@ export function startInProcess(deps: Deps): Lifecycle {
     timer.unref();
     timers.add(timer);
   };
+  const queue = jobQueue(deps, stopping.signal, later);
+  const sweeps: Sweeps = { deps, signal: stopping.signal, later, enqueue: queue.enqueue };
+  // Health now (the process just started); syncs from the next interval on, so a restart does
+  // not re-read every catalog (a sync left SYNCING by a killed process is taken over then).
+  every(sweeps, 'health', config.healthIntervalSeconds, true);
+  every(sweeps, 'sync', config.syncIntervalSeconds, false);
+
+  return {
+    requestSync(id) {
+      queue.enqueue({ kind: 'sync', id, slot: undefined });
+    },
+    async stop() {
+      stopping.abort(new Error('stopping'));
+      for (const timer of timers) clearTimeout(timer);
+      queue.pending.clear();
+      await Promise.allSettled(queue.running.values());
+    },
+  };
+}
+
+/**
+ * The jobs queued and running, one per kind and data source, run as the shared connection
+ * slots allow.
+ */
+function jobQueue(deps: Deps, signal: AbortSignal, later: Later) {
+  const pending = new Map<string, Job>();
+  const running = new Map<string, Promise<void>>();
+  const rerun = new Set<string>();
+  const concurrency = deps.connectionSlots.limit - deps.connectionSlots.reserved;
 
   function enqueue(job: Job) {
-    if (stopping.signal.aborted) return;
+    if (signal.aborted) return;
     const key = `${job.kind}:${job.id}`;
     if (pending.has(key)) return;
     if (running.has(key)) {
@@ -56,14 +91,14 @@ export function startInProcess(deps: Deps): Lifecycle {
 
   function pump() {
     for (const [key, job] of pending) {
-      if (running.size >= concurrency || stopping.signal.aborted) return;
+      if (running.size >= concurrency || signal.aborted) return;
       pending.delete(key);
-      const run = runJob(deps, job.kind, job.id, job.slot, stopping.signal)
+      const run = runJob(deps, job.kind, job.id, job.slot, signal)
         .then((result) => {
           if (result === 'busy' && !job.slot) later(BUSY_RETRY_MS, () => enqueue(job));
         })
         .catch((err) => {
-          if (!stopping.signal.aborted) log.error({ err, job: job.kind }, 'data source job failed');
+          if (!signal.aborted) deps.log.error({ err, job: job.kind }, 'data source job failed');
         })
         .finally(() => {
           running.delete(key);
@@ -74,48 +109,35 @@ export function startInProcess(deps: Deps): Lifecycle {
     }
   }
 
+  return { enqueue, pending, running };
+}
+
+// Queues each data source at its due time within the interval (see paced).
+async function sweep(sweeps: Sweeps, kind: JobKind, slot: Date, seconds: number) {
+  const { deps, signal, later, enqueue } = sweeps;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => (ms > 0 ? later(ms, resolve) : resolve()));
-
-  // Queues each data source at its due time within the interval (see paced).
-  async function sweep(kind: JobKind, slot: Date, seconds: number) {
-    const start = deps.now().getTime();
-    for await (const page of paced(deps, slot, seconds)) {
-      for (const { id, delayMs } of page) {
-        await sleep(start + delayMs - deps.now().getTime());
-        if (stopping.signal.aborted) return;
-        enqueue({ kind, id, slot });
-      }
+  const start = deps.now().getTime();
+  for await (const page of paced(deps, slot, seconds)) {
+    for (const { id, delayMs } of page) {
+      await sleep(start + delayMs - deps.now().getTime());
+      if (signal.aborted) return;
+      enqueue({ kind, id, slot });
     }
   }
+}
 
-  // At each interval's start (aligned to the epoch, like the PostgreSQL engine's slots); at
-  // start-up in this one if it is young enough (see sweepOpen), else from the next.
-  function every(kind: JobKind, seconds: number, now: boolean) {
-    const nextSlot = () => slotOf(deps.now(), seconds).getTime() + seconds * 1000;
-    const tick = () => {
-      const slot = slotOf(deps.now(), seconds);
-      sweep(kind, slot, seconds)
-        .catch((err) => log.error({ err, job: kind }, 'data source sweep failed'))
-        .finally(() => later(Math.max(nextSlot() - deps.now().getTime(), 0), tick));
-    };
-    if (now && sweepOpen(slotOf(deps.now(), seconds), seconds, deps.now())) tick();
-    else later(nextSlot() - deps.now().getTime(), tick);
-  }
-  // Health now (the process just started); syncs from the next interval on, so a restart does
-  // not re-read every catalog (a sync left SYNCING by a killed process is taken over then).
-  every('health', config.healthIntervalSeconds, true);
-  every('sync', config.syncIntervalSeconds, false);
-
-  return {
-    requestSync(id) {
-      enqueue({ kind: 'sync', id, slot: undefined });
-    },
-    async stop() {
-      stopping.abort(new Error('stopping'));
-      for (const timer of timers) clearTimeout(timer);
-      pending.clear();
-      await Promise.allSettled(running.values());
-    },
+// At each interval's start (aligned to the epoch, like the PostgreSQL engine's slots); at
+// start-up in this one if it is young enough (see sweepOpen), else from the next.
+function every(sweeps: Sweeps, kind: JobKind, seconds: number, now: boolean) {
+  const { deps, later } = sweeps;
+  const nextSlot = () => slotOf(deps.now(), seconds).getTime() + seconds * 1000;
+  const tick = () => {
+    const slot = slotOf(deps.now(), seconds);
+    sweep(sweeps, kind, slot, seconds)
+      .catch((err) => deps.log.error({ err, job: kind }, 'data source sweep failed'))
+      .finally(() => later(Math.max(nextSlot() - deps.now().getTime(), 0), tick));
   };
+  if (now && sweepOpen(slotOf(deps.now(), seconds), seconds, deps.now())) tick();
+  else later(nextSlot() - deps.now().getTime(), tick);
 }

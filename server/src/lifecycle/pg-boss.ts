@@ -26,6 +26,19 @@ interface JobData {
   id?: string;
 }
 
+/** What the sweeps and the queue loops of one engine share. */
+interface Engine {
+  deps: Deps;
+  boss: PgBoss;
+  signal: AbortSignal;
+  pollMs: number;
+  /** Records a finished job, for the next batch of completions. */
+  completed(name: string, id: string): void;
+}
+
+const intervalOf = (config: Deps['config'], kind: JobKind) =>
+  kind === 'health' ? config.healthIntervalSeconds : config.syncIntervalSeconds;
+
 /**
  * The scheduler of instances sharing a PostgreSQL store, on pg-boss: every instance asks, a few
  * times per interval, for that interval's sweep job; pg-boss's throttle (one job per key and
@@ -36,6 +49,51 @@ interface JobData {
  */
 export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   const { config, log } = deps;
+  const pool = jobPool(deps);
+  const boss = await startBoss(deps, pool);
+  const stopping = new AbortController();
+  // Every job in hand waits on it for a connection slot.
+  setMaxListeners(0, stopping.signal);
+  const timers = askForSweeps(deps, boss);
+  const completions = batchedCompletions(deps, boss);
+  timers.push(completions.timer);
+  const shortest = Math.min(config.healthIntervalSeconds, config.syncIntervalSeconds);
+  const engine: Engine = {
+    deps,
+    boss,
+    signal: stopping.signal,
+    pollMs: Math.min(2000, Math.max(500, (shortest * 1000) / 4)),
+    completed: completions.add,
+  };
+
+  const shared = deps.connectionSlots.limit - deps.connectionSlots.reserved;
+  const loops = [
+    work(engine, SWEEP.health, 1, (job) => sweep(engine, 'health', job)),
+    work(engine, SWEEP.sync, 1, (job) => sweep(engine, 'sync', job)),
+    work(engine, QUEUE.health, shared, (job) => runOne(engine, 'health', job)),
+    work(engine, QUEUE.sync, shared, (job) => runOne(engine, 'sync', job)),
+  ];
+
+  return {
+    requestSync(id) {
+      if (stopping.signal.aborted) return;
+      boss
+        .send(QUEUE.sync, { id }, { retryLimit: 0 })
+        .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sync not queued'));
+    },
+    async stop() {
+      stopping.abort(new Error('stopping'));
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled(loops);
+      await completions.flush();
+      await boss.stop({ graceful: false, close: false }).catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+/** The pool pg-boss works through: a few connections of its own to the store. */
+function jobPool(deps: Deps): Pg.Pool {
   const pg = pgModule();
   // pg-boss's slot times are `timestamp without time zone` in UTC: read them as UTC.
   const types = {
@@ -47,13 +105,19 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   const pool = new pg.Pool({
     // pg-boss keeps no session state (no LISTEN, only transaction-scoped advisory locks, each
     // command one transaction): it works through a transaction pooler, on the store's own URL.
-    connectionString: config.databaseUrl as string,
+    connectionString: deps.config.databaseUrl as string,
     max: 3,
     application_name: 'bridgekit-jobs',
     connectionTimeoutMillis: 5000,
     types: types as Pg.CustomTypesConfig,
   });
   pool.on('error', () => {});
+  return pool;
+}
+
+/** pg-boss on `pool`, started, with its queues created. */
+async function startBoss(deps: Deps, pool: Pg.Pool): Promise<PgBoss> {
+  const { config, log } = deps;
   const longest = Math.max(config.healthIntervalSeconds, config.syncIntervalSeconds);
   const boss = new (pgBossModule())({
     db: { executeSql: (text, values) => pool.query(text, values) },
@@ -71,32 +135,17 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   for (const name of [...Object.values(QUEUE), ...Object.values(SWEEP)]) {
     await boss.createQueue(name);
   }
+  return boss;
+}
 
-  const stopping = new AbortController();
-  // Every job in hand waits on it for a connection slot.
-  setMaxListeners(0, stopping.signal);
-  const timers: NodeJS.Timeout[] = [];
-  const intervalOf = (kind: JobKind) =>
-    kind === 'health' ? config.healthIntervalSeconds : config.syncIntervalSeconds;
-  const pollMs = Math.min(
-    2000,
-    Math.max(500, (Math.min(config.healthIntervalSeconds, config.syncIntervalSeconds) * 1000) / 4),
-  );
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        stopping.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      stopping.signal.addEventListener('abort', done);
-    });
-
-  // Ask for the current slot's sweep a few times in the first half of each interval: pg-boss
-  // keeps exactly one.
-  for (const kind of ['health', 'sync'] as const) {
-    const seconds = intervalOf(kind);
+/**
+ * Asks for the current slot's sweep a few times in the first half of each interval: pg-boss
+ * keeps exactly one. Returns the timers that ask.
+ */
+function askForSweeps(deps: Deps, boss: PgBoss): NodeJS.Timeout[] {
+  const { log } = deps;
+  return (['health', 'sync'] as const).map((kind) => {
+    const seconds = intervalOf(deps.config, kind);
     const ask = () =>
       sweepOpen(slotOf(deps.now(), seconds), seconds, deps.now()) &&
       boss
@@ -114,122 +163,119 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
     void ask();
     const timer = setInterval(ask, Math.min(30_000, Math.max(250, (seconds * 1000) / 4)));
     timer.unref();
-    timers.push(timer);
-  }
+    return timer;
+  });
+}
 
-  async function sweep(kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
-    const seconds = intervalOf(kind);
-    // Due through the rest of the sweep's interval (see paced); each job's own slot is fixed
-    // now, at insertion.
-    const slot = job.singletonOn ?? slotOf(deps.now(), seconds);
-    for await (const page of paced(deps, slot, seconds)) {
-      await boss.insert(
-        page.map(({ id, delayMs }) => ({
-          name: QUEUE[kind],
-          data: { id },
-          startAfter: String(delayMs / 1000),
-          singletonKey: id,
-          singletonSeconds: seconds,
-          retryLimit: 0,
-          expireInSeconds: Math.max(60, seconds),
-        })),
-      );
-    }
-  }
-
-  async function runOne(kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
-    const id = job.data.id;
-    if (!id) return;
-    const slot = job.singletonOn ?? undefined;
-    const result = await runJob(deps, kind, id, slot, stopping.signal);
-    if (result === 'busy' && !slot && kind === 'sync') {
-      await boss.send(QUEUE.sync, { id }, { startAfter: BUSY_RETRY_MS / 1000, retryLimit: 0 });
-    }
-  }
-
-  // Completions go to pg-boss in batches: one statement for many finished jobs.
+/** Completions go to pg-boss in batches: one statement for many finished jobs. */
+function batchedCompletions(deps: Deps, boss: PgBoss) {
   const done = new Map<string, string[]>();
   const flush = async () => {
     for (const [name, ids] of done) {
       done.delete(name);
       await boss.complete(name, ids).catch((err: Error) => {
-        log.warn({ err: err.message }, 'job engine: completion not recorded');
+        deps.log.warn({ err: err.message }, 'job engine: completion not recorded');
       });
     }
   };
-  const flusher = setInterval(() => void flush(), 250);
-  flusher.unref();
-  timers.push(flusher);
-
-  /**
-   * One loop per queue: keeps up to `concurrency` jobs in hand. It fetches again once half of
-   * them have finished (a batch per fetch, not a fetch per job), at once while a backlog lasts,
-   * and polls when the queue is drained.
-   */
-  async function work(
-    name: string,
-    concurrency: number,
-    handle: (job: PgBoss.JobWithMetadata<JobData>) => Promise<void>,
-  ) {
-    const inFlight = new Set<Promise<void>>();
-    const refill = Math.ceil(concurrency / 2);
-    while (!stopping.signal.aborted) {
-      if (concurrency - inFlight.size < refill) {
-        await Promise.race([sleep(pollMs), ...inFlight]);
-        continue;
-      }
-      const batch = concurrency - inFlight.size;
-      const jobs =
-        (await boss
-          .fetch<JobData>(name, { batchSize: batch, includeMetadata: true })
-          .catch((err: Error) => {
-            log.warn({ err: err.message }, 'job engine: fetch failed');
-            return null;
-          })) ?? [];
-      for (const job of jobs) {
-        const run = handle(job)
-          .then(
-            () => {
-              done.set(name, [...(done.get(name) ?? []), job.id]);
-            },
-            async (err) => {
-              if (!stopping.signal.aborted) log.error({ err, queue: name }, 'job failed');
-              await boss.fail(name, job.id);
-            },
-          )
-          .catch(() => {})
-          .finally(() => inFlight.delete(run));
-        inFlight.add(run);
-      }
-      // A full batch may have left more behind: go on as soon as half are done. Otherwise the
-      // queue is drained: poll.
-      if (jobs.length < batch) await sleep(pollMs);
-    }
-    await Promise.allSettled(inFlight);
-  }
-
-  const shared = deps.connectionSlots.limit - deps.connectionSlots.reserved;
-  const loops = [
-    work(SWEEP.health, 1, (job) => sweep('health', job)),
-    work(SWEEP.sync, 1, (job) => sweep('sync', job)),
-    work(QUEUE.health, shared, (job) => runOne('health', job)),
-    work(QUEUE.sync, shared, (job) => runOne('sync', job)),
-  ];
-
+  const timer = setInterval(() => void flush(), 250);
+  timer.unref();
   return {
-    requestSync(id) {
-      if (stopping.signal.aborted) return;
-      boss
-        .send(QUEUE.sync, { id }, { retryLimit: 0 })
-        .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sync not queued'));
-    },
-    async stop() {
-      stopping.abort(new Error('stopping'));
-      for (const timer of timers) clearInterval(timer);
-      await Promise.allSettled(loops);
-      await flush();
-      await boss.stop({ graceful: false, close: false }).catch(() => {});
-      await pool.end().catch(() => {});
+    timer,
+    flush,
+    add(name: string, id: string) {
+      done.set(name, [...(done.get(name) ?? []), id]);
     },
   };
+}
+
+/** Resolves after `ms`, or at once when the engine stops. */
+function sleep(signal: AbortSignal, ms: number) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
+async function sweep(engine: Engine, kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
+  const { deps, boss } = engine;
+  const seconds = intervalOf(deps.config, kind);
+  // Due through the rest of the sweep's interval (see paced); each job's own slot is fixed
+  // now, at insertion.
+  const slot = job.singletonOn ?? slotOf(deps.now(), seconds);
+  for await (const page of paced(deps, slot, seconds)) {
+    await boss.insert(
+      page.map(({ id, delayMs }) => ({
+        name: QUEUE[kind],
+        data: { id },
+        startAfter: String(delayMs / 1000),
+        singletonKey: id,
+        singletonSeconds: seconds,
+        retryLimit: 0,
+        expireInSeconds: Math.max(60, seconds),
+      })),
+    );
+  }
+}
+
+async function runOne(engine: Engine, kind: JobKind, job: PgBoss.JobWithMetadata<JobData>) {
+  const id = job.data.id;
+  if (!id) return;
+  const slot = job.singletonOn ?? undefined;
+  const result = await runJob(engine.deps, kind, id, slot, engine.signal);
+  if (result === 'busy' && !slot && kind === 'sync') {
+    await engine.boss.send(QUEUE.sync, { id }, { startAfter: BUSY_RETRY_MS / 1000, retryLimit: 0 });
+  }
+}
+
+/**
+ * One loop per queue: keeps up to `concurrency` jobs in hand. It fetches again once half of
+ * them have finished (a batch per fetch, not a fetch per job), at once while a backlog lasts,
+ * and polls when the queue is drained.
+ */
+async function work(
+  engine: Engine,
+  name: string,
+  concurrency: number,
+  handle: (job: PgBoss.JobWithMetadata<JobData>) => Promise<void>,
+) {
+  const { boss, signal, pollMs, deps } = engine;
+  const inFlight = new Set<Promise<void>>();
+  const refill = Math.ceil(concurrency / 2);
+  while (!signal.aborted) {
+    if (concurrency - inFlight.size < refill) {
+      await Promise.race([sleep(signal, pollMs), ...inFlight]);
+      continue;
+    }
+    const batch = concurrency - inFlight.size;
+    const jobs =
+      (await boss
+        .fetch<JobData>(name, { batchSize: batch, includeMetadata: true })
+        .catch((err: Error) => {
+          deps.log.warn({ err: err.message }, 'job engine: fetch failed');
+          return null;
+        })) ?? [];
+    for (const job of jobs) {
+      const run = handle(job)
+        .then(
+          () => engine.completed(name, job.id),
+          async (err) => {
+            if (!signal.aborted) deps.log.error({ err, queue: name }, 'job failed');
+            await boss.fail(name, job.id);
+          },
+        )
+        .catch(() => {})
+        .finally(() => inFlight.delete(run));
+      inFlight.add(run);
+    }
+    // A full batch may have left more behind: go on as soon as half are done. Otherwise the
+    // queue is drained: poll.
+    if (jobs.length < batch) await sleep(signal, pollMs);
+  }
+  await Promise.allSettled(inFlight);
 }

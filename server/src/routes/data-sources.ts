@@ -11,7 +11,7 @@ import {
 } from '../domain/data-sources';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
-import { mountJson } from '../http/route';
+import { mountJson, type RouteContext } from '../http/route';
 import { checkHealth } from '../lifecycle/health';
 import { catalogPage } from '../store/catalog';
 import { listDataSources } from '../store/data-sources';
@@ -47,7 +47,45 @@ export function dataSourceRoutes(
   });
 
   // Registered before `/{id}` so "verify" is never read as an id.
-  mountJson(router, routes.verifyDataSource, mw, async ({ req, res, principal, params, body }) => {
+  mountJson(router, routes.verifyDataSource, mw, verifyHandler(deps));
+
+  mountJson(router, routes.getDataSource, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    return { data: toDataSource(await getDataSource(deps, org.id, params.id)) };
+  });
+
+  mountJson(router, routes.updateDataSource, mw, async ({ principal, params, body }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    const { row, connectionChanged } = await updateDataSource(deps, org.id, params.id, body);
+    if (connectionChanged) deps.lifecycle.requestSync(row.id);
+    return { data: toDataSource(row) };
+  });
+
+  mountJson(router, routes.deleteDataSource, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    return { data: toDataSource(await deleteDataSource(deps, org.id, params.id)) };
+  });
+
+  mountJson(router, routes.checkDataSourceHealth, mw, checkHealthHandler(deps));
+
+  mountJson(router, routes.syncDataSource, mw, async ({ principal, params }) => {
+    const org = await orgAccess(deps, principal, params.orgId);
+    requireAdmin(org);
+    const row = await getDataSource(deps, org.id, params.id);
+    deps.lifecycle.requestSync(row.id);
+    return { data: toDataSource(row) };
+  });
+
+  mountJson(router, routes.getDataSourceSchema, mw, schemaHandler(deps));
+}
+
+type Context<R extends keyof typeof routes> = RouteContext<(typeof routes)[R]>;
+
+/** Tries a connection without saving it: a connection slot at once or a 429, then the limits. */
+function verifyHandler(deps: Deps) {
+  return async ({ req, res, principal, params, body }: Context<'verifyDataSource'>) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
     // The slot first: a refusal then costs no rate-limit round trip and no caller's budget.
@@ -71,28 +109,12 @@ export function dataSourceRoutes(
       throw verificationFailed(outcome);
     }
     return { data: { success: true } as const };
-  });
+  };
+}
 
-  mountJson(router, routes.getDataSource, mw, async ({ principal, params }) => {
-    const org = await orgAccess(deps, principal, params.orgId);
-    return { data: toDataSource(await getDataSource(deps, org.id, params.id)) };
-  });
-
-  mountJson(router, routes.updateDataSource, mw, async ({ principal, params, body }) => {
-    const org = await orgAccess(deps, principal, params.orgId);
-    requireAdmin(org);
-    const { row, connectionChanged } = await updateDataSource(deps, org.id, params.id, body);
-    if (connectionChanged) deps.lifecycle.requestSync(row.id);
-    return { data: toDataSource(row) };
-  });
-
-  mountJson(router, routes.deleteDataSource, mw, async ({ principal, params }) => {
-    const org = await orgAccess(deps, principal, params.orgId);
-    requireAdmin(org);
-    return { data: toDataSource(await deleteDataSource(deps, org.id, params.id)) };
-  });
-
-  mountJson(router, routes.checkDataSourceHealth, mw, async ({ res, principal, params }) => {
+/** Checks a saved data source's health now. */
+function checkHealthHandler(deps: Deps) {
+  return async ({ res, principal, params }: Context<'checkDataSourceHealth'>) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
     const row = await getDataSource(deps, org.id, params.id);
@@ -110,17 +132,12 @@ export function dataSourceRoutes(
     } finally {
       release();
     }
-  });
+  };
+}
 
-  mountJson(router, routes.syncDataSource, mw, async ({ principal, params }) => {
-    const org = await orgAccess(deps, principal, params.orgId);
-    requireAdmin(org);
-    const row = await getDataSource(deps, org.id, params.id);
-    deps.lifecycle.requestSync(row.id);
-    return { data: toDataSource(row) };
-  });
-
-  mountJson(router, routes.getDataSourceSchema, mw, async ({ principal, params, query }) => {
+/** A page of the data source's catalog: its tables by position, each with its columns. */
+function schemaHandler(deps: Deps) {
+  return async ({ principal, params, query }: Context<'getDataSourceSchema'>) => {
     const org = await orgAccess(deps, principal, params.orgId);
     const row = await getDataSource(deps, org.id, params.id);
     const limit = query.limit ?? DEFAULT_LIMIT;
@@ -157,5 +174,5 @@ export function dataSourceRoutes(
         hasMore,
       },
     };
-  });
+  };
 }

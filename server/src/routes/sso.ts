@@ -6,7 +6,7 @@ import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
 import { unavailableError } from '../faults';
 import { clearCorsHeaders, setCorsHeaders } from '../http/cors';
-import { mountJson } from '../http/route';
+import { mountJson, type RouteContext } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueHandoff } from '../sso/embed-handoff';
 import { embedOptionsQuery, readEmbedOptions } from '../sso/embed-options';
@@ -37,7 +37,13 @@ function framingOrigin(req: Request): string | undefined {
 const BrowserToken = SsoBrowserQuery.pick({ jwt: true });
 
 export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler }) {
-  mountJson(router, routes.ssoExchange, { body: mw.body }, async ({ req, res, body }) => {
+  mountJson(router, routes.ssoExchange, { body: mw.body }, exchangeHandler(deps));
+  router.get(routes.ssoBrowser.path, browserSignInHandler(deps));
+}
+
+/** The kit's exchange: a host-signed token for a session token. */
+function exchangeHandler(deps: Deps) {
+  return async ({ req, res, body }: RouteContext<typeof routes.ssoExchange>) => {
     const origin = req.get('origin');
     // A page of an allowed origin must be able to read a refusal too (401 for an expired
     // token, 429 with Retry-After): CORS follows the organization the token names, before it
@@ -84,9 +90,15 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
         member: toMember(member),
       },
     };
-  });
+  };
+}
 
-  router.get(routes.ssoBrowser.path, async (req: Request, res: Response) => {
+/**
+ * The full embed's sign-in, loaded in the host's iframe: verifies the token and redirects to
+ * the embed page with a handoff code; a refusal is an error page when HTML is wanted.
+ */
+function browserSignInHandler(deps: Deps) {
+  return async (req: Request, res: Response) => {
     const wantsHtml = req.accepts(['json', 'html']) === 'html';
     // Neither the redirect (its fragment holds the handoff code) nor an error page may leak
     // the URL that loaded them.
@@ -131,5 +143,5 @@ export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);
       sendErrorPage(res, err);
     }
-  });
+  };
 }

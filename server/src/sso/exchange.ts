@@ -145,102 +145,154 @@ export async function verifyHostToken(
   return verifyOnce(deps, token, options, false);
 }
 
+/** What one attempt has learned so far. */
+interface Attempt {
+  mayUseKept: boolean;
+  read: OrgAndMember | undefined;
+  // The kept row this attempt relies on, the email it reads the membership of, and whether the
+  // statement that checks the row's version has run (its verdict then stands).
+  kept: { version: string; email: string } | undefined;
+  checked: boolean;
+  admitted: boolean;
+}
+
+type JtiClaim = { jti: string; expiresAt: Date; claims: SsoClaims };
+
 async function verifyOnce(
   deps: Deps,
   token: string,
   options: VerifyHostTokenOptions,
   mayUseKept: boolean,
 ): Promise<VerifiedHostToken> {
-  const { admit, rateLimit } = options;
-  let read: OrgAndMember | undefined;
-  // The kept row this attempt relies on, the email it reads the membership of, and whether the
-  // statement that checks the row's version has run (its verdict then stands).
-  let kept: { version: string; email: string } | undefined;
-  let checked = false;
-  let admitted = false;
-  const limiter = deps.limits.sso;
-  // The checks, then the hit (with the claim where they are one round trip); a refusal of the
-  // checks still counts the hit, and a 429 takes precedence over it.
-  const admitAndClaim = async (claim?: { jti: string; expiresAt: Date; claims: SsoClaims }) => {
-    const { org } = read!;
-    // Without a claim nothing would check the kept row: read it.
-    if (kept && !claim) throw new ReadAfresh();
-    if (rateLimit) {
-      try {
-        await admit?.(org);
-      } catch (refusal) {
-        if (kept) throw new ReadAfresh();
-        await limiter.hit(`sso:${org.id}`, rateLimit);
-        throw refusal;
-      }
-      if (claim) {
-        const counted = await deps.replay.consumeCountingHit?.(
-          org.id,
-          claim.jti,
-          claim.expiresAt,
-          limiter,
-          `sso:${org.id}`,
-          kept && {
-            ifOrgVersion: kept.version,
-            email: kept.email,
-            propose: () => newMemberProposal(claim.claims),
-          },
-        );
-        if (counted?.stale) throw new ReadAfresh();
-        if (counted) {
-          if (kept) {
-            checked = true;
-            read = { org, member: { email: kept.email, row: counted.member } };
-          }
-          limiter.enforce(counted, rateLimit);
-          return counted.fresh;
-        }
-      }
-      if (kept) throw new ReadAfresh();
-      await limiter.hit(`sso:${org.id}`, rateLimit);
-    } else {
-      await admit?.(org);
-    }
-    return claim ? deps.replay.consume(org.id, claim.jti, claim.expiresAt) : true;
+  const attempt: Attempt = {
+    mayUseKept,
+    read: undefined,
+    kept: undefined,
+    checked: false,
+    admitted: false,
   };
   const result = await verifySsoToken(token, {
-    findOrgSecret: async (orgId, unverifiedEmail) => {
-      const usable =
-        mayUseKept &&
-        !hasNul(orgId) &&
-        typeof unverifiedEmail === 'string' &&
-        !hasNul(unverifiedEmail);
-      const row = usable ? deps.replay.keptOrganization?.(orgId, limiter) : undefined;
-      if (row) {
-        kept = { version: row.version, email: normalizeEmail(unverifiedEmail as string) };
-        read = { org: row.org };
-      } else {
-        read = await readTokenOrganization(deps, orgId, unverifiedEmail);
-      }
-      options.onOrganization?.(read?.org);
-      return read ? orgHmacKeys(deps, read.org) : null;
-    },
+    findOrgSecret: (orgId, unverifiedEmail) =>
+      findOrgKeys(deps, options, attempt, orgId, unverifiedEmail),
     consumeJti: async (_orgId, jti, expiresAt, claims) => {
       if (hasNul(jti)) {
-        if (kept) throw new ReadAfresh();
+        if (attempt.kept) throw new ReadAfresh();
         throw invalidSsoToken('invalid_claim:jti');
       }
-      admitted = true;
-      return admitAndClaim({ jti, expiresAt, claims });
+      attempt.admitted = true;
+      return admitAndClaim(deps, options, attempt, { jti, expiresAt, claims });
     },
     now: deps.now,
   });
   // A refusal on the kept row's word (its keys, say) is only given after a fresh read.
-  if (!result.ok && kept && !checked) throw new ReadAfresh();
-  if (!result.ok || !read) throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
-  if (!admitted) await admitAndClaim();
+  if (!result.ok && attempt.kept && !attempt.checked) throw new ReadAfresh();
+  if (!result.ok || !attempt.read) {
+    throw invalidSsoToken(result.ok ? 'unknown_org' : result.reason);
+  }
+  if (!attempt.admitted) await admitAndClaim(deps, options, attempt);
   const { firstName, lastName, groups } = result.claims;
   // PostgreSQL text can't store U+0000: refused like any other bad claim, on both engines.
   if ([firstName, lastName, ...(groups ?? [])].some(hasNul)) {
     throw invalidSsoToken('invalid_claim:nul');
   }
-  const verified: OrgAndMember = read;
+  const verified: OrgAndMember = attempt.read;
   return { org: verified.org, claims: result.claims, member: verified.member };
+}
+
+/**
+ * The keys of the organization a token names: from the row kept with its version where the
+ * attempt may use it, else from a fresh read (with the membership of the token's email).
+ */
+async function findOrgKeys(
+  deps: Deps,
+  options: VerifyHostTokenOptions,
+  attempt: Attempt,
+  orgId: string,
+  unverifiedEmail: unknown,
+) {
+  const usable =
+    attempt.mayUseKept &&
+    !hasNul(orgId) &&
+    typeof unverifiedEmail === 'string' &&
+    !hasNul(unverifiedEmail);
+  const row = usable ? deps.replay.keptOrganization?.(orgId, deps.limits.sso) : undefined;
+  if (row) {
+    attempt.kept = { version: row.version, email: normalizeEmail(unverifiedEmail as string) };
+    attempt.read = { org: row.org };
+  } else {
+    attempt.read = await readTokenOrganization(deps, orgId, unverifiedEmail);
+  }
+  options.onOrganization?.(attempt.read?.org);
+  return attempt.read ? orgHmacKeys(deps, attempt.read.org) : null;
+}
+
+// The checks, then the hit (with the claim where they are one round trip); a refusal of the
+// checks still counts the hit, and a 429 takes precedence over it.
+async function admitAndClaim(
+  deps: Deps,
+  options: VerifyHostTokenOptions,
+  attempt: Attempt,
+  claim?: JtiClaim,
+): Promise<boolean> {
+  const { admit, rateLimit } = options;
+  const { org } = attempt.read!;
+  // Without a claim nothing would check the kept row: read it.
+  if (attempt.kept && !claim) throw new ReadAfresh();
+  if (rateLimit) {
+    const limiter = deps.limits.sso;
+    try {
+      await admit?.(org);
+    } catch (refusal) {
+      if (attempt.kept) throw new ReadAfresh();
+      await limiter.hit(`sso:${org.id}`, rateLimit);
+      throw refusal;
+    }
+    if (claim) {
+      const fresh = await countAndClaim(deps, rateLimit, attempt, org, claim);
+      if (fresh !== undefined) return fresh;
+    }
+    if (attempt.kept) throw new ReadAfresh();
+    await limiter.hit(`sso:${org.id}`, rateLimit);
+  } else {
+    await admit?.(org);
+  }
+  return claim ? deps.replay.consume(org.id, claim.jti, claim.expiresAt) : true;
+}
+
+/**
+ * The hit and the claim in one round trip, where the replay guard keeps the counters (with the
+ * kept row's version checked, and the membership read, in the same go): whether the jti was
+ * fresh, or undefined where the guard can't.
+ */
+async function countAndClaim(
+  deps: Deps,
+  rateLimit: Response,
+  attempt: Attempt,
+  org: OrganizationRow,
+  claim: JtiClaim,
+): Promise<boolean | undefined> {
+  const limiter = deps.limits.sso;
+  const { kept } = attempt;
+  const counted = await deps.replay.consumeCountingHit?.(
+    org.id,
+    claim.jti,
+    claim.expiresAt,
+    limiter,
+    `sso:${org.id}`,
+    kept && {
+      ifOrgVersion: kept.version,
+      email: kept.email,
+      propose: () => newMemberProposal(claim.claims),
+    },
+  );
+  if (counted?.stale) throw new ReadAfresh();
+  if (!counted) return undefined;
+  if (kept) {
+    attempt.checked = true;
+    attempt.read = { org, member: { email: kept.email, row: counted.member } };
+  }
+  limiter.enforce(counted, rateLimit);
+  return counted.fresh;
 }
 
 /** The user's names after a sign-in: a name claim replaces that name; an absent one keeps it. */

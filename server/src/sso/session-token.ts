@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { type KeyObject, randomUUID } from 'node:crypto';
 import { pooledRandomBytes } from '../domain/random-pool';
 import { decodeJsonObject, hs256Key, hs256Matches, hs256Sign, signatureBytes } from './hs256';
 
@@ -126,6 +126,58 @@ function claimsOf(payload: Record<string, unknown>, nowSeconds: number): Session
   };
 }
 
+type Lifetime = Pick<SessionClaims, 'sessionId' | 'signedInAt' | 'absoluteExpiresAt'>;
+
+/**
+ * A token for `grant` in the session `life` describes: `ttlSeconds` from now, never past its
+ * absolute limit; null once that limit is reached.
+ */
+function mint(
+  { secret, ttlSeconds, now }: { secret: KeyObject; ttlSeconds: number; now: () => Date },
+  grant: SessionGrant,
+  life: Lifetime,
+): IssuedSession | null {
+  const iat = Math.floor(now().getTime() / 1000);
+  const exp = Math.min(iat + ttlSeconds, Math.floor(life.absoluteExpiresAt.getTime() / 1000));
+  if (exp <= iat) return null;
+  const claims: SessionClaims = {
+    memberId: grant.memberId,
+    userId: grant.userId,
+    orgId: grant.orgId,
+    role: grant.role,
+    kind: grant.kind ?? 'kit',
+    framingOrigin: grant.framingOrigin ?? null,
+    ...life,
+    expiresAt: new Date(exp * 1000),
+  };
+  const payload = Buffer.from(JSON.stringify({ ...payloadOf(claims), iat })).toString('base64url');
+  const input = `${HEADER}.${payload}`;
+  return {
+    token: `${input}.${hs256Sign(secret, input).toString('base64url')}`,
+    expiresAt: claims.expiresAt,
+    claims,
+  };
+}
+
+/** The claims of a token signed with `secret`, or null on any failure. */
+function verifySessionToken(
+  secret: KeyObject,
+  token: string,
+  now: () => Date,
+): SessionClaims | null {
+  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) {
+    return null;
+  }
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [header, payload, signature] = parts as [string, string, string];
+  // Only the header the bridge writes: alg and typ fixed, nothing else to interpret.
+  if (header !== HEADER) return null;
+  if (!hs256Matches(secret, `${header}.${payload}`, signatureBytes(signature))) return null;
+  const claims = decodeJsonObject(payload);
+  return claims ? claimsOf(claims, now().getTime() / 1000) : null;
+}
+
 export function createSessionTokens(options: {
   key: Uint8Array;
   /** Lifetime of one token; renewals slide it. */
@@ -154,36 +206,11 @@ export function createSessionTokens(options: {
   // A private copy: a caller mutating its buffer must not change the key.
   const secret = hs256Key(key);
 
-  type Lifetime = Pick<SessionClaims, 'sessionId' | 'signedInAt' | 'absoluteExpiresAt'>;
-  const mint = (grant: SessionGrant, life: Lifetime): IssuedSession | null => {
-    const iat = Math.floor(now().getTime() / 1000);
-    const exp = Math.min(iat + ttlSeconds, Math.floor(life.absoluteExpiresAt.getTime() / 1000));
-    if (exp <= iat) return null;
-    const claims: SessionClaims = {
-      memberId: grant.memberId,
-      userId: grant.userId,
-      orgId: grant.orgId,
-      role: grant.role,
-      kind: grant.kind ?? 'kit',
-      framingOrigin: grant.framingOrigin ?? null,
-      ...life,
-      expiresAt: new Date(exp * 1000),
-    };
-    const payload = Buffer.from(JSON.stringify({ ...payloadOf(claims), iat })).toString(
-      'base64url',
-    );
-    const input = `${HEADER}.${payload}`;
-    return {
-      token: `${input}.${hs256Sign(secret, input).toString('base64url')}`,
-      expiresAt: claims.expiresAt,
-      claims,
-    };
-  };
-
+  const minting = { secret, ttlSeconds, now };
   return {
     async issue(grant) {
       const iat = Math.floor(now().getTime() / 1000);
-      return mint(grant, {
+      return mint(minting, grant, {
         sessionId: pooledRandomBytes(16).toString('base64url'),
         signedInAt: new Date(iat * 1000),
         absoluteExpiresAt: new Date((iat + maxAgeSeconds) * 1000),
@@ -191,21 +218,11 @@ export function createSessionTokens(options: {
     },
 
     async renew(claims) {
-      return mint(claims, claims);
+      return mint(minting, claims, claims);
     },
 
     async verify(token) {
-      if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) {
-        return null;
-      }
-      const parts = token.split('.');
-      if (parts.length !== 3) return null;
-      const [header, payload, signature] = parts as [string, string, string];
-      // Only the header the bridge writes: alg and typ fixed, nothing else to interpret.
-      if (header !== HEADER) return null;
-      if (!hs256Matches(secret, `${header}.${payload}`, signatureBytes(signature))) return null;
-      const claims = decodeJsonObject(payload);
-      return claims ? claimsOf(claims, now().getTime() / 1000) : null;
+      return verifySessionToken(secret, token, now);
     },
   };
 }

@@ -285,6 +285,87 @@ type BatchRow = MemberColumns & {
   claimed: boolean | null;
 };
 
+/** The statement for a batch of claims, and its values (see HITS_AND_CLAIMS). */
+function claimStatement(batch: PendingClaim[], firstOf: Map<string, number>) {
+  const { counter, counterKey, orgId } = batch[0]!;
+  const now = new Date();
+  const at = now.getTime();
+  const text = batch.some((c) => c.proposal) ? HITS_CLAIMS_AND_NEW_MEMBERS : HITS_AND_CLAIMS;
+  const values: unknown[] = [
+    counterKey,
+    at + counter.windowMs,
+    at,
+    // Later duplicates keep their place (and their hit) but claim nothing.
+    batch.map((c, i) => (firstOf.get(c.jti) === i ? c.jti : null)),
+    counter.limit,
+    orgId,
+    batch.map((c) => c.expiresAt),
+    now.toISOString(),
+    batch.map((c) => c.ifOrgVersion),
+    batch.map((c) => c.email),
+  ];
+  if (text === HITS_CLAIMS_AND_NEW_MEMBERS) {
+    const proposed = <T>(pick: (p: NewMemberProposal) => T) =>
+      batch.map((c) => (c.proposal ? pick(c.proposal) : null));
+    values.push(
+      proposed((p) => p.user.id),
+      proposed((p) => p.user.fullName),
+      proposed((p) => p.user.firstName),
+      proposed((p) => p.user.lastName),
+      proposed((p) => p.member.id),
+      proposed((p) => p.member.role),
+      proposed((p) => p.member.groups),
+    );
+  }
+  return { text, values };
+}
+
+/** Answers each claim of the batch from the row counted for it; none: the row was stale. */
+function answerClaims(
+  pool: Pg.Pool,
+  batch: PendingClaim[],
+  firstOf: Map<string, number>,
+  rows: Record<string, unknown>[],
+) {
+  const { orgId } = batch[0]!;
+  const counted = new Map<number, BatchRow>();
+  for (const raw of rows) {
+    const row = camelRow(raw) as BatchRow;
+    counted.set(row.i - 1, row);
+  }
+  if (counted.size < batch.length) forgetOrganization(pool, orgId);
+  for (const [i, c] of batch.entries()) {
+    const row = counted.get(i);
+    if (!row) {
+      c.resolve({ consumedPoints: 0, msBeforeNext: 0, fresh: false, stale: true });
+      continue;
+    }
+    const member = c.email === null ? undefined : memberOf(orgId, row);
+    if (c.email !== null) noteMember(pool, orgId, c.email, member);
+    c.resolve({
+      consumedPoints: row.points - row.n + row.r,
+      msBeforeNext: Math.max(0, Number(row.expire) - Date.now()),
+      fresh: firstOf.get(c.jti) === i && row.claimed === true,
+      stale: false,
+      member,
+    });
+  }
+}
+
+/** One statement for a batch of claims on one counter and organization. */
+async function sendClaims(pool: Pg.Pool, batch: PendingClaim[]) {
+  try {
+    // A jti twice in one batch: the first is claimed (or refused), the later ones replays.
+    const firstOf = new Map<string, number>();
+    for (const [i, c] of batch.entries()) if (!firstOf.has(c.jti)) firstOf.set(c.jti, i);
+    const { text, values } = claimStatement(batch, firstOf);
+    const { rows } = await pool.query({ name: statementNameOn(pool, text), text, values });
+    answerClaims(pool, batch, firstOf, rows);
+  } catch (err) {
+    for (const c of batch) c.reject(err);
+  }
+}
+
 /**
  * PostgreSQL with the counters in the store: one hit on `counter.keyPrefix + key` and the
  * claim of (orgId, jti), in one statement (one round trip, atomic). With `ifOrgVersion`, only
@@ -299,71 +380,8 @@ type BatchRow = MemberColumns & {
  * Across processes the row lock still orders the statements.
  */
 export function pgHitAndClaim(pool: Pg.Pool) {
-  async function send(batch: PendingClaim[]) {
-    const { counter, counterKey, orgId } = batch[0]!;
-    try {
-      // A jti twice in one batch: the first is claimed (or refused), the later ones replays.
-      const firstOf = new Map<string, number>();
-      for (const [i, c] of batch.entries()) if (!firstOf.has(c.jti)) firstOf.set(c.jti, i);
-      const now = new Date();
-      const at = now.getTime();
-      const text = batch.some((c) => c.proposal) ? HITS_CLAIMS_AND_NEW_MEMBERS : HITS_AND_CLAIMS;
-      const values: unknown[] = [
-        counterKey,
-        at + counter.windowMs,
-        at,
-        // Later duplicates keep their place (and their hit) but claim nothing.
-        batch.map((c, i) => (firstOf.get(c.jti) === i ? c.jti : null)),
-        counter.limit,
-        orgId,
-        batch.map((c) => c.expiresAt),
-        now.toISOString(),
-        batch.map((c) => c.ifOrgVersion),
-        batch.map((c) => c.email),
-      ];
-      if (text === HITS_CLAIMS_AND_NEW_MEMBERS) {
-        const proposed = <T>(pick: (p: NewMemberProposal) => T) =>
-          batch.map((c) => (c.proposal ? pick(c.proposal) : null));
-        values.push(
-          proposed((p) => p.user.id),
-          proposed((p) => p.user.fullName),
-          proposed((p) => p.user.firstName),
-          proposed((p) => p.user.lastName),
-          proposed((p) => p.member.id),
-          proposed((p) => p.member.role),
-          proposed((p) => p.member.groups),
-        );
-      }
-      const { rows } = await pool.query({ name: statementNameOn(pool, text), text, values });
-      const counted = new Map<number, BatchRow>();
-      for (const raw of rows) {
-        const row = camelRow(raw) as BatchRow;
-        counted.set(row.i - 1, row);
-      }
-      if (counted.size < batch.length) forgetOrganization(pool, orgId);
-      for (const [i, c] of batch.entries()) {
-        const row = counted.get(i);
-        if (!row) {
-          c.resolve({ consumedPoints: 0, msBeforeNext: 0, fresh: false, stale: true });
-          continue;
-        }
-        const member = c.email === null ? undefined : memberOf(orgId, row);
-        if (c.email !== null) noteMember(pool, orgId, c.email, member);
-        c.resolve({
-          consumedPoints: row.points - row.n + row.r,
-          msBeforeNext: Math.max(0, Number(row.expire) - Date.now()),
-          fresh: firstOf.get(c.jti) === i && row.claimed === true,
-          stale: false,
-          member,
-        });
-      }
-    } catch (err) {
-      for (const c of batch) c.reject(err);
-    }
-  }
-
   // One batch per counter and organization: the statement counts and claims for one of each.
-  const claimGathered = gathered((_key: string, batch: PendingClaim[]) => send(batch));
+  const claimGathered = gathered((_key: string, batch: PendingClaim[]) => sendClaims(pool, batch));
   return (
     counter: HitCounter,
     key: string,
