@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
-import type { Limiter } from './http/rate-limit';
 import type { Lifecycle } from './lifecycle/jobs';
+import type { Limiter } from './rate-limit';
 import type { ReplayGuard } from './sso/replay';
 import type { SessionClaims, SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';

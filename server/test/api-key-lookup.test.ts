@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLimiter, type Limiter } from '../src/http/rate-limit';
+import { createLimiter, type Limiter } from '../src/rate-limit';
 import { insertApiKey, lookUpApiKey } from '../src/store/api-keys';
 import { openStore, type Store } from '../src/store/db';
 import { createPgDatabase, ENGINES } from './support/bridge';

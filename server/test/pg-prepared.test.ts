@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLimiter } from '../src/http/rate-limit';
+import { createLimiter } from '../src/rate-limit';
 import { openStore, type Store } from '../src/store/db';
 import { findOrganizationById } from '../src/store/organizations';
 import { createPgDatabase } from './support/bridge';

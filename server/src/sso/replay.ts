@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Limiter, limiterFault, type RateLimitOutcome } from '../http/rate-limit';
+import { type Limiter, limiterFault, type RateLimitOutcome } from '../rate-limit';
 import type { Store } from '../store/db';
 import { precompiled } from '../store/precompiled';
 import {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type Pg from 'pg';
-import type { Limiter, RateLimitOutcome } from '../http/rate-limit';
+import type { Limiter, RateLimitOutcome } from '../rate-limit';
 import { type Db, LIST_VERSION_TABLES, type Store, storeVersionSql } from './db';
 import { gathered, perOwner } from './gathered';
 import { statementNameOn } from './pg-prepared';

@@ -8,9 +8,9 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import { ApiError } from '../api-error';
-import { faultError, faultOf } from '../faults';
-import { libraryClient } from '../store/pg-prepared';
+import { ApiError } from './api-error';
+import { faultError, faultOf } from './faults';
+import { libraryClient } from './store/pg-prepared';
 
 /** Where a hit left its counter: points counted in the current window, ms until it ends. */
 export interface RateLimitOutcome {
