@@ -1,11 +1,11 @@
 import type { FetchLike } from '@bridgekit/client';
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { BridgeProvider } from '../provider/bridge-provider';
 import type { ColorScheme as Theme } from '../provider/theme';
 import { embedMessages as text } from './embed-messages';
 import { EmbedPage } from './embed-page';
 import { createEmbedSession, type EmbedSessionManager } from './embed-session';
-import { hostTargets, postToHost } from './host-messages';
+import { useHostTargets, useResizeMessages, useSessionEndedMessage } from './use-host-messages';
 
 /** What the bridge's page shell hands to the app (`data-embed` on `#bridgekit-root`). */
 export interface EmbedConfig {
@@ -64,6 +64,33 @@ function tabStorage(): Storage | null {
   }
 }
 
+/** The page's session (made here unless given), started on mount, and its state. */
+function useEmbedSession(
+  slug: string,
+  code: string | null,
+  session: EmbedSessionManager | undefined,
+  ancestorOrigin: string | undefined,
+  fetch: FetchLike | undefined,
+) {
+  const manager = useMemo(
+    () =>
+      session ??
+      createEmbedSession({
+        slug,
+        storage: tabStorage(),
+        ancestorOrigin,
+        ...(fetch ? { fetch } : {}),
+      }),
+    [session, slug, ancestorOrigin, fetch],
+  );
+  const state = useSyncExternalStore(manager.subscribe, manager.getState, manager.getState);
+  useEffect(() => {
+    void manager.start(code);
+    return () => manager.dispose();
+  }, [manager, code]);
+  return [manager, state] as const;
+}
+
 /**
  * The bridge's full-embed page: signs in with the handoff code, then the organization's data
  * sources with add and edit through `DataSourceForm`, and the signed-in member's `MemberCard`.
@@ -71,54 +98,10 @@ function tabStorage(): Storage | null {
  * (`bridgekit:session-ended`). API calls use the bearer token only.
  */
 export function EmbedApp({ config, code, session, ancestorOrigin, fetch }: EmbedAppProps) {
-  const manager = useMemo(
-    () =>
-      session ??
-      createEmbedSession({
-        slug: config.slug,
-        storage: tabStorage(),
-        ancestorOrigin,
-        ...(fetch ? { fetch } : {}),
-      }),
-    [session, config.slug, ancestorOrigin, fetch],
-  );
-  const state = useSyncExternalStore(manager.subscribe, manager.getState, manager.getState);
-  useEffect(() => {
-    void manager.start(code);
-    return () => manager.dispose();
-  }, [manager, code]);
-
-  const framingOrigin =
-    state.status === 'ready'
-      ? state.session.framingOrigin
-      : state.status === 'ended'
-        ? state.framingOrigin
-        : null;
-  const targets = useMemo(
-    () => hostTargets(framingOrigin, config.frameOrigins, ancestorOrigin),
-    [framingOrigin, config.frameOrigins, ancestorOrigin],
-  );
-
-  useEffect(() => {
-    if (state.status === 'ended') postToHost({ type: 'bridgekit:session-ended' }, targets);
-  }, [state.status, targets]);
-
-  const root = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = root.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    let last = -1;
-    const report = () => {
-      const height = Math.ceil(element.getBoundingClientRect().height);
-      if (height === last) return;
-      last = height;
-      postToHost({ type: 'bridgekit:resize', height }, targets);
-    };
-    const observer = new ResizeObserver(report);
-    observer.observe(element);
-    report();
-    return () => observer.disconnect();
-  }, [targets]);
+  const [manager, state] = useEmbedSession(config.slug, code, session, ancestorOrigin, fetch);
+  const targets = useHostTargets(state, config.frameOrigins, ancestorOrigin);
+  useSessionEndedMessage(state.status, targets);
+  const root = useResizeMessages(targets);
 
   const apiFetch = useMemo<FetchLike>(
     () => (url, init) => (fetch ?? globalThis.fetch)(url, { ...init, credentials: 'omit' }),

@@ -1,9 +1,15 @@
 import { BridgeError, type FetchLike, type GetSessionToken } from '@bridgekit/client';
 import type { EmbedSession, RenewedSession } from '@bridgekit/contract';
+import {
+  requestRenewal,
+  requestSession,
+  type SessionPost,
+  sessionInfo,
+  sessionPost,
+} from './embed-session-requests';
+import { type TabSession, tabSession } from './embed-session-storage';
 
-/** Where the full-embed page trades its handoff code for a bearer token (same origin). */
-export const EMBED_SESSION_PATH = '/embed/session';
-export const REFRESH_PATH = '/api/sso/session/refresh';
+export { EMBED_SESSION_PATH, REFRESH_PATH } from './embed-session-requests';
 
 /** The page's session: the token and who it is for, times in ms since the epoch. */
 export interface EmbedSessionInfo {
@@ -54,7 +60,8 @@ export interface EmbedSessionManager {
   dispose(): void;
 }
 
-const storageKey = (slug: string) => `bridgekit.embed.${slug}`;
+type EndReason = Extract<EmbedSessionState, { status: 'ended' }>['reason'];
+
 const MIN_DELAY_MS = 500;
 const RETRY_MS = 5_000;
 
@@ -67,15 +74,142 @@ export function renewalDelay(remainingMs: number): number {
   return Math.max(MIN_DELAY_MS, Math.min((remainingMs * 2) / 3, lead));
 }
 
-function readStored(
-  storage: EmbedSessionOptions['storage'],
-  slug: string,
-): EmbedSessionInfo | null {
-  try {
-    const value = JSON.parse(storage?.getItem(storageKey(slug)) ?? 'null') as EmbedSessionInfo;
-    return value && value.slug === slug && typeof value.sessionToken === 'string' ? value : null;
-  } catch {
-    return null;
+/** The one pending renewal (or, at the absolute limit, the expiry) of the session. */
+interface RenewalTimer {
+  /** Arms the next renewal before `session`'s token expires. */
+  schedule(session: EmbedSessionInfo): void;
+  /** Tries again soon after a failed renewal, with `remainingMs` left on the token. */
+  retry(remainingMs: number): void;
+  stop(): void;
+}
+
+function renewalTimer(now: () => number, renew: () => void, expire: () => void): RenewalTimer {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    schedule(session) {
+      clearTimeout(timer);
+      const remaining = session.expiresAt - now();
+      // This token already runs to the absolute limit: no renewal can extend it.
+      if (session.expiresAt >= session.absoluteExpiresAt) {
+        timer = setTimeout(expire, Math.max(0, remaining));
+        return;
+      }
+      timer = setTimeout(renew, renewalDelay(remaining));
+    },
+    retry(remainingMs) {
+      timer = setTimeout(renew, Math.min(RETRY_MS, remainingMs / 2));
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** What the session's steps (renew, redeem, resume) share: its state, and the moves it makes. */
+interface SessionCore {
+  slug: string;
+  ancestorOrigin: string | undefined;
+  post: SessionPost;
+  now: () => number;
+  tab: TabSession;
+  timer: RenewalTimer;
+  get(): EmbedSessionState;
+  set(next: EmbedSessionState): void;
+  subscribe(listener: () => void): () => void;
+  /** The session is (again) ready: kept in the tab, its renewal armed. */
+  ready(session: EmbedSessionInfo): void;
+  /** The session ends for good: no renewal, nothing kept in the tab. */
+  end(reason: EndReason): void;
+}
+
+function sessionCore(options: EmbedSessionOptions): SessionCore {
+  const { slug, storage = null, ancestorOrigin } = options;
+  const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const now = options.now ?? Date.now;
+  let state: EmbedSessionState = { status: 'signing-in' };
+  const listeners = new Set<() => void>();
+  const core: SessionCore = {
+    slug,
+    ancestorOrigin,
+    post: sessionPost(doFetch),
+    now,
+    tab: tabSession(storage, slug),
+    timer: renewalTimer(
+      now,
+      () => void renew(core),
+      () => core.end('expired'),
+    ),
+    get: () => state,
+    set(next) {
+      state = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    ready(session) {
+      core.tab.save(session);
+      core.set({ status: 'ready', session });
+      core.timer.schedule(session);
+    },
+    end(reason) {
+      core.timer.stop();
+      core.tab.save(null);
+      const framingOrigin = state.status === 'ready' ? state.session.framingOrigin : null;
+      if (state.status !== 'ended') core.set({ status: 'ended', reason, framingOrigin });
+    },
+  };
+  return core;
+}
+
+/** Renews the session; false (and ended) when the bridge refuses. */
+async function renew(core: SessionCore): Promise<boolean> {
+  const state = core.get();
+  if (state.status !== 'ready') return false;
+  const current = state.session;
+  const response = await requestRenewal(core.post, current.sessionToken);
+  const latest = core.get();
+  if (latest.status !== 'ready' || latest.session !== current) return latest.status === 'ready';
+  if (response?.ok) {
+    const { data } = (await response.json()) as { data: RenewedSession };
+    core.ready({
+      ...current,
+      sessionToken: data.sessionToken,
+      expiresAt: Date.parse(data.expiresAt),
+      absoluteExpiresAt: Date.parse(data.absoluteExpiresAt),
+    });
+    return true;
+  }
+  if (response && (response.status === 401 || response.status === 403)) {
+    core.end(core.now() >= current.absoluteExpiresAt ? 'expired' : 'revoked');
+    return false;
+  }
+  // Network trouble or a 5xx/429: try again while the token lasts.
+  const remaining = current.expiresAt - core.now();
+  if (remaining <= 0) core.end('expired');
+  else core.timer.retry(remaining);
+  return true;
+}
+
+/** Signs in with the handoff code; a code the bridge refuses ends the session. */
+async function redeem(core: SessionCore, code: string) {
+  const response = await requestSession(core.post, code, core.ancestorOrigin);
+  if (!response?.ok) return core.end('sign-in-failed');
+  const { data } = (await response.json()) as { data: EmbedSession };
+  core.ready(sessionInfo(core.slug, data));
+}
+
+/** Resumes the tab's stored session, when it has one that is still valid. */
+async function resume(core: SessionCore) {
+  const stored = core.tab.read();
+  if (!stored || stored.expiresAt <= core.now() + 1000) return core.end('sign-in-failed');
+  core.set({ status: 'ready', session: stored });
+  // A renewal right away checks the stored session is still live on the bridge.
+  const live = await renew(core);
+  const state = core.get();
+  if (!live && state.status === 'ended' && state.reason === 'revoked') {
+    core.set({ status: 'ended', reason: 'sign-in-failed', framingOrigin: stored.framingOrigin });
   }
 }
 
@@ -87,134 +221,27 @@ function readStored(
  * limit, and ends at once when a renewal is refused.
  */
 export function createEmbedSession(options: EmbedSessionOptions): EmbedSessionManager {
-  const { slug, storage = null, ancestorOrigin } = options;
-  const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  const now = options.now ?? Date.now;
-  let state: EmbedSessionState = { status: 'signing-in' };
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const core = sessionCore(options);
   let started = false;
-  const listeners = new Set<() => void>();
-
-  const set = (next: EmbedSessionState) => {
-    state = next;
-    for (const listener of listeners) listener();
-  };
-  const save = (session: EmbedSessionInfo | null) => {
-    try {
-      if (session) storage?.setItem(storageKey(slug), JSON.stringify(session));
-      else storage?.removeItem(storageKey(slug));
-    } catch {
-      // Storage refused (partitioned or blocked): reloads then need a new sign-in URL.
-    }
-  };
-  const end = (reason: 'sign-in-failed' | 'expired' | 'revoked') => {
-    clearTimeout(timer);
-    save(null);
-    const framingOrigin = state.status === 'ready' ? state.session.framingOrigin : null;
-    if (state.status !== 'ended') set({ status: 'ended', reason, framingOrigin });
-  };
-
-  const post = (url: string, init: RequestInit) =>
-    doFetch(url, { ...init, method: 'POST', credentials: 'omit' }).catch(() => null);
-
-  const schedule = (session: EmbedSessionInfo) => {
-    clearTimeout(timer);
-    const remaining = session.expiresAt - now();
-    // This token already runs to the absolute limit: no renewal can extend it.
-    if (session.expiresAt >= session.absoluteExpiresAt) {
-      timer = setTimeout(() => end('expired'), Math.max(0, remaining));
-      return;
-    }
-    timer = setTimeout(() => void renew(), renewalDelay(remaining));
-  };
-
-  const ready = (session: EmbedSessionInfo) => {
-    save(session);
-    set({ status: 'ready', session });
-    schedule(session);
-  };
-
-  /** Renews the session; false (and ended) when the bridge refuses. */
-  async function renew(): Promise<boolean> {
-    if (state.status !== 'ready') return false;
-    const current = state.session;
-    const response = await post(REFRESH_PATH, {
-      headers: { accept: 'application/json', authorization: `Bearer ${current.sessionToken}` },
-    });
-    if (state.status !== 'ready' || state.session !== current) return state.status === 'ready';
-    if (response?.ok) {
-      const { data } = (await response.json()) as { data: RenewedSession };
-      ready({
-        ...current,
-        sessionToken: data.sessionToken,
-        expiresAt: Date.parse(data.expiresAt),
-        absoluteExpiresAt: Date.parse(data.absoluteExpiresAt),
-      });
-      return true;
-    }
-    if (response && (response.status === 401 || response.status === 403)) {
-      end(now() >= current.absoluteExpiresAt ? 'expired' : 'revoked');
-      return false;
-    }
-    // Network trouble or a 5xx/429: try again while the token lasts.
-    const remaining = current.expiresAt - now();
-    if (remaining <= 0) end('expired');
-    else timer = setTimeout(() => void renew(), Math.min(RETRY_MS, remaining / 2));
-    return true;
-  }
-
-  async function redeem(code: string) {
-    const response = await post(EMBED_SESSION_PATH, {
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        // A custom header makes any cross-site use need a preflight, which the bridge fails.
-        'x-bridgekit-embed': '1',
-      },
-      body: JSON.stringify(ancestorOrigin ? { code, framingOrigin: ancestorOrigin } : { code }),
-    });
-    if (!response?.ok) return end('sign-in-failed');
-    const { data } = (await response.json()) as { data: EmbedSession };
-    ready({
-      slug,
-      sessionToken: data.sessionToken,
-      expiresAt: Date.parse(data.expiresAt),
-      absoluteExpiresAt: Date.parse(data.absoluteExpiresAt),
-      organizationId: data.organizationId,
-      organizationName: data.organizationName,
-      memberId: data.memberId,
-      framingOrigin: data.framingOrigin,
-    });
-  }
-
   return {
-    getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    getState: core.get,
+    subscribe: core.subscribe,
     async start(code) {
       // Again after dispose (React's StrictMode mounts twice): only the timer needs re-arming.
       if (started) {
-        if (state.status === 'ready') schedule(state.session);
+        const state = core.get();
+        if (state.status === 'ready') core.timer.schedule(state.session);
         return;
       }
       started = true;
-      if (code) {
-        // A new sign-in: whatever the tab held before is dropped first, whatever the outcome.
-        save(null);
-        return redeem(code);
-      }
-      const stored = readStored(storage, slug);
-      if (!stored || stored.expiresAt <= now() + 1000) return end('sign-in-failed');
-      set({ status: 'ready', session: stored });
-      // A renewal right away checks the stored session is still live on the bridge.
-      if (!(await renew()) && state.status === 'ended' && state.reason === 'revoked') {
-        set({ status: 'ended', reason: 'sign-in-failed', framingOrigin: stored.framingOrigin });
-      }
+      if (!code) return resume(core);
+      // A new sign-in: whatever the tab held before is dropped first, whatever the outcome.
+      core.tab.save(null);
+      return redeem(core, code);
     },
     async getSessionToken({ forceRefresh }) {
-      if (forceRefresh && state.status === 'ready') await renew();
+      if (forceRefresh && core.get().status === 'ready') await renew(core);
+      const state = core.get();
       if (state.status === 'ready') return state.session.sessionToken;
       throw new BridgeError({
         status: 401,
@@ -224,7 +251,7 @@ export function createEmbedSession(options: EmbedSessionOptions): EmbedSessionMa
       });
     },
     dispose() {
-      clearTimeout(timer);
+      core.timer.stop();
     },
   };
 }
