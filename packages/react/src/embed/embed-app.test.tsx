@@ -242,6 +242,27 @@ describe('createEmbedSession', () => {
     expect(session.getState()).toEqual({ status: 'ended', reason: 'expired', framingOrigin: HOST });
   });
 
+  it('keeps one renewal timer when a forced renewal fails, so dispose stops them all', async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn<FetchLike>(async (url) => {
+      if (url === '/embed/session')
+        return embedSession('t0', ada.id, Date.now() + 60_000, Date.now() + 3_600_000);
+      throw new TypeError('Failed to fetch');
+    });
+    const renewals = () =>
+      fetch.mock.calls.filter(([url]) => url === '/api/sso/session/refresh').length;
+    const session = createEmbedSession({ slug: 'acme', fetch, storage: memoryStorage() });
+    await session.start(CODE);
+    // A renewal is armed for later; a forced one fails on the network and arms a retry.
+    expect(await session.getSessionToken({ forceRefresh: true })).toBe('t0');
+    expect(renewals()).toBe(1);
+    await vi.advanceTimersByTimeAsync(5_010);
+    expect(renewals()).toBe(2);
+    session.dispose();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(renewals()).toBe(2);
+  });
+
   it('ends at once when a renewal is refused (member removed, full embed off)', async () => {
     vi.useFakeTimers();
     const fetch = vi.fn<FetchLike>(async (url) =>

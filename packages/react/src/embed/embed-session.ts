@@ -97,6 +97,8 @@ function renewalTimer(now: () => number, renew: () => void, expire: () => void):
       timer = setTimeout(renew, renewalDelay(remaining));
     },
     retry(remainingMs) {
+      // Replaces the pending renewal (a forced one may fail while another is armed): one timer.
+      clearTimeout(timer);
       timer = setTimeout(renew, Math.min(RETRY_MS, remainingMs / 2));
     },
     stop() {
