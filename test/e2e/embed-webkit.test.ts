@@ -8,6 +8,7 @@ import { Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from '../../server/test/support/bridge';
 import { buildUrlLikeSdk, PRESETS, type SdkUser, signLikeSdk } from '../support/basedash-sdk';
+import { waitFor } from '../support/wait';
 import { plainHost } from './support/embed-host';
 import {
   makeThrowawayCert,
@@ -15,7 +16,6 @@ import {
   startTlsFront,
   type TlsServer,
 } from './support/tls-front';
-import { waitFor } from './support/webdriver';
 import { launchWebKit, type WebKit, webKitSkipReason } from './support/webkit';
 
 // The full embed in WebKit (Safari's engine: WebKitGTK's MiniBrowser, a fresh profile, its

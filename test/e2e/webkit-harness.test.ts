@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
+import { waitFor } from '../support/wait';
 import {
   makeThrowawayCert,
   startHttpsServer,
@@ -12,7 +13,6 @@ import {
   type TlsCert,
   type TlsServer,
 } from './support/tls-front';
-import { waitFor } from './support/webdriver';
 import { launchWebKit, type WebKit, WebKitStartError, webKitSkipReason } from './support/webkit';
 
 // The WebKit harness end to end: the real bridge behind a TLS front (throwaway certificate) on

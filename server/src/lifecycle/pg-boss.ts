@@ -184,7 +184,9 @@ function batchedCompletions(deps: Deps, boss: PgBoss) {
     timer,
     flush,
     add(name: string, id: string) {
-      done.set(name, [...(done.get(name) ?? []), id]);
+      const ids = done.get(name);
+      if (ids) ids.push(id);
+      else done.set(name, [id]);
     },
   };
 }

@@ -2,9 +2,9 @@ import { DataSource, DataSourceSchema } from '@bridgekit/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
+import { until } from '../../../test/support/wait';
 import { startBridge, type TestBridge } from '../support/bridge';
 import { type Sshd, startSshd } from '../support/sshd';
-import { until } from '../support/until';
 
 // Health checks and syncs take verify's connection path, SSH tunnel included: a source behind
 // a bastion is checked and synced through it, and a wrong SSH password is what the check says.

@@ -2,9 +2,9 @@ import { DataSource, DataSourceSchema } from '@bridgekit/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
+import { until } from '../../../test/support/wait';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { type GateProxy, startGateProxy } from '../support/gate-proxy';
-import { until } from '../support/until';
 
 // Shortened intervals: a check and a sync every two seconds. (With one second, a scheduled
 // check is dropped when it starts after its own second is over, and on a loaded machine pg-boss

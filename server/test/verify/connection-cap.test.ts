@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/support/wait';
 import { startBridge, type TestBridge } from '../support/bridge';
 
 // Verifies against a listener that never answers hold their connection slot until the deadline.
@@ -48,13 +49,8 @@ const verify = () =>
     },
   });
 
-async function until(condition: () => boolean) {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (condition: () => boolean) =>
+  waitFor(async () => condition(), { timeoutMs: 5000, intervalMs: 10 });
 
 describe('the process-wide cap on connection attempts', () => {
   it('answers a verify beyond the cap with 429 and Retry-After at once, then admits again', async () => {

@@ -3,6 +3,8 @@
  * commands our browser tests use, every request bounded by a timeout.
  */
 
+import { type WaitOptions, waitFor } from '../../support/wait';
+
 /** The W3C key under which an element reference travels. */
 export const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
 
@@ -36,15 +38,6 @@ export class WebDriverError extends Error {
 
 /** What `switchToFrame` takes: an `<iframe>` element, a frame index, or `null` (top level). */
 export type FrameTarget = ElementRef | number | null;
-
-export interface WaitOptions {
-  /** Default 10 s. */
-  timeoutMs?: number;
-  /** Default 100 ms. */
-  intervalMs?: number;
-  /** Named in the timeout error. */
-  what?: string;
-}
 
 export class WebDriverSession {
   constructor(
@@ -190,7 +183,7 @@ export class WebDriverSession {
    */
   async waitForScript<T>(
     script: string,
-    options: WaitOptions = {},
+    options: WaitOptions<T> = {},
     ...args: unknown[]
   ): Promise<T> {
     return waitFor(() => this.execute<T>(script, ...args), options);
@@ -205,27 +198,6 @@ export class WebDriverSession {
       undefined,
       10_000,
     );
-  }
-}
-
-/** Polls `probe` until it resolves truthy (errors count as "not yet"); resolves with that value. */
-export async function waitFor<T>(probe: () => Promise<T>, options: WaitOptions = {}): Promise<T> {
-  const { timeoutMs = 10_000, intervalMs = 100, what = 'condition' } = options;
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const detail = last instanceof Error ? last.message : JSON.stringify(last);
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${detail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../support/free-port';
+import { waitFor } from '../../support/wait';
 import {
   type GroupProcess,
   groupProcesses,
@@ -11,7 +12,7 @@ import {
   startReaper,
   stopGroup,
 } from './process-group';
-import { WebDriverSession, waitFor, webDriverCommand } from './webdriver';
+import { WebDriverSession, webDriverCommand } from './webdriver';
 
 // WebKit, the engine of Safari, as Debian ships it: WebKitGTK's MiniBrowser driven by
 // WebKitWebDriver (package webkit2gtk-driver) on a private Xvfb display (package xvfb).
