@@ -32,15 +32,36 @@ async function timeStart(dataDir: string): Promise<number> {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), BRIDGE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr = (stderr + String(chunk)).slice(-4000);
+  });
+  let gone = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      gone = true;
+      resolve(code);
+    }),
+  );
   try {
-    await untilHealthy(`http://127.0.0.1:${port}/healthz`, started + 30_000);
+    // A start that dies is a failed run, said with what it printed, not a wait for the deadline.
+    await Promise.race([
+      untilHealthy(`http://127.0.0.1:${port}/healthz`, started + 30_000),
+      exited.then((code) => {
+        throw new Error(`npm start exited (${code}) before /healthz answered:\n${stderr}`);
+      }),
+    ]);
     return performance.now() - started;
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    try {
+      if (!gone && child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch (err) {
+      // Gone between the check and the signal: nothing left to stop.
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+    }
     await exited;
   }
 }
