@@ -224,18 +224,3 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
   });
 }
-
-/**
- * The direct PostgreSQL URL, for a feature that needs a session of its own (LISTEN, session
- * locks): what a transaction pooler can't give. Throws a ConfigError naming the feature when
- * the bridge is on PostgreSQL without DATABASE_DIRECT_URL; undefined on SQLite.
- */
-export function requireDirectUrl(config: Config, feature: string): string | undefined {
-  if (!config.databaseUrl) return undefined;
-  if (!config.databaseDirectUrl) {
-    throw new ConfigError(
-      `Invalid configuration:\n  DATABASE_DIRECT_URL: ${feature} needs a direct PostgreSQL connection (not through a pooler): set DATABASE_DIRECT_URL`,
-    );
-  }
-  return config.databaseDirectUrl;
-}

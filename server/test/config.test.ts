@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requireDirectUrl } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config';
 import { loadSecrets } from '../src/domain/keys';
 import { createLogger } from '../src/log';
 
@@ -71,19 +71,6 @@ describe('loadConfig', () => {
   it('refuses DATABASE_DIRECT_URL without DATABASE_URL, naming the variable', () => {
     expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://u@db/db' })).toThrow(
       /DATABASE_DIRECT_URL: needs DATABASE_URL/,
-    );
-  });
-
-  it('requireDirectUrl: the direct URL, nothing on SQLite, and a start error naming what needs it', () => {
-    const direct = 'postgres://u@db:5432/db';
-    const pooled = { DATABASE_URL: 'postgres://u@pooler:6432/db' };
-    expect(requireDirectUrl(loadConfig({ ...pooled, DATABASE_DIRECT_URL: direct }), 'x')).toBe(
-      direct,
-    );
-    expect(requireDirectUrl(loadConfig({}), 'the job engine')).toBeUndefined();
-    expect(() => requireDirectUrl(loadConfig(pooled), 'the job engine')).toThrow(ConfigError);
-    expect(() => requireDirectUrl(loadConfig(pooled), 'the job engine')).toThrow(
-      'DATABASE_DIRECT_URL: the job engine needs a direct PostgreSQL connection (not through a pooler): set DATABASE_DIRECT_URL',
     );
   });
 
