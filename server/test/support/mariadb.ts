@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 import { freePort } from '../../../test/support/free-port';
+import { selfSignedCertificate } from './tls-cert';
 
 const run = promisify(execFile);
 
@@ -45,26 +46,7 @@ async function mysqlIds(): Promise<{ uid: number; gid: number }> {
 
 /** A self-signed certificate and key in `dir`, readable by the server's OS user. */
 async function certificate(dir: string, ids: { uid: number; gid: number }): Promise<string[]> {
-  const key = join(dir, 'server.key');
-  const crt = join(dir, 'server.crt');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=localhost',
-    '-keyout',
-    key,
-    '-out',
-    crt,
-  ]);
-  for (const file of [key, crt]) await chown(file, ids.uid, ids.gid);
+  const { key, crt } = await selfSignedCertificate(dir, ids);
   return [`--ssl-cert=${crt}`, `--ssl-key=${key}`];
 }
 

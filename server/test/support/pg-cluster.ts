@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../../../test/support/free-port';
+import { selfSignedCertificate } from './tls-cert';
 
 const run = promisify(execFile);
 
@@ -133,28 +134,7 @@ export async function startPgCluster(options: PgClusterOptions): Promise<PgClust
         `ssl = ${options.ssl ? 'on' : 'off'}`,
       ];
       if (options.ssl) {
-        const key = join(dir, 'server.key');
-        const crt = join(dir, 'server.crt');
-        await run('openssl', [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-keyout',
-          key,
-          '-out',
-          crt,
-        ]);
-        await chown(key, ids.uid, ids.gid);
-        await chown(crt, ids.uid, ids.gid);
-        await chmod(key, 0o600);
+        const { key, crt } = await selfSignedCertificate(dir, ids);
         settings.push(`ssl_cert_file = '${crt}'`, `ssl_key_file = '${key}'`);
       }
       return settings;
