@@ -9,6 +9,7 @@ import { cors } from './http/cors';
 import { embedCorsPolicy } from './http/cors-policy';
 import { errorHandler, notFoundRoute } from './http/errors';
 import { requestContext } from './http/request-context';
+import { ExactRoutes } from './http/route';
 import { dataSourceRoutes } from './routes/data-sources';
 import { embedRoutes } from './routes/embed';
 import { memberRoutes } from './routes/members';
@@ -37,11 +38,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(requestContext(app, { log: deps.log }));
   app.use(cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }));
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
+  // The hot paths (the SSO exchange, session renewal, the organizations list) are also answered
+  // by exact path ahead of the router: see ExactRoutes.
+  const exact = new ExactRoutes();
+  const hot = { ...mw, exact };
   const router = express.Router();
   // The router tries routes in this order, so the hottest come first (no two paths overlap).
-  ssoRoutes(router, deps, mw);
-  sessionRoutes(router, deps, mw);
-  organizationRoutes(router, deps, mw);
+  ssoRoutes(router, deps, hot);
+  sessionRoutes(router, deps, hot);
+  organizationRoutes(router, deps, hot);
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
   serviceRoutes(router, deps);
@@ -49,6 +54,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR,
     body: mw.body,
   });
+  app.use(exact.middleware);
   app.use(router);
   app.use(notFoundRoute);
   app.use(errorHandler);

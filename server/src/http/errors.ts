@@ -10,8 +10,8 @@ export function notFoundRoute(req: Request, _res: Response, next: NextFunction) 
   );
 }
 
-/** Body-parser failures by their stable `type`. */
-function fromBodyParser(err: { type?: string; status?: number }): ApiError | undefined {
+/** Body-parser failures by their stable `type` (http/body.ts reads plain bodies itself and says the same). */
+export function fromBodyParser(err: { type?: string; status?: number }): ApiError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return new ApiError('ValidationError', 'Malformed JSON body', { code: 'malformed_json' });

@@ -9,11 +9,11 @@ import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
 import { jsonBodyCache } from '../http/json-cache';
-import { mountJson } from '../http/route';
+import { type ExactRoutes, mountJson } from '../http/route';
 import { LIST_VERSION_TABLES } from '../store/db';
 import { listOrganizationsForUser, type OrganizationWithRole } from '../store/organizations';
 
-type Middleware = { auth: RequestHandler; body: RequestHandler };
+type Middleware = { auth: RequestHandler; body: RequestHandler; exact?: ExactRoutes };
 
 /** The secret goes only to an API key: an embed session, whatever its role, never gets it. */
 const secretFor = (deps: Deps, principal: Principal, include: 'jwtSecret' | undefined) =>

@@ -4,7 +4,7 @@ import { ApiError, forbidden, notFound } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
-import { mountJson } from '../http/route';
+import { type ExactRoutes, mountJson } from '../http/route';
 import type { SessionClaims } from '../sso/session-token';
 import { findMember } from '../store/members';
 import { revokeSession } from '../store/sessions';
@@ -38,7 +38,11 @@ function signedSession(deps: Deps): RequestHandler {
 }
 
 /** The calling session: who it is now, renewal, and logout. */
-export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHandler }) {
+export function sessionRoutes(
+  router: Router,
+  deps: Deps,
+  mw: { auth: RequestHandler; exact?: ExactRoutes },
+) {
   mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
     const { session, org } = sessionOf(principal);
     const member = await findMember(deps.store.db, org.id, session.memberId);
