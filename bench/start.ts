@@ -56,13 +56,17 @@ async function timeStart(dataDir: string): Promise<number> {
     ]);
     return performance.now() - started;
   } finally {
-    try {
-      if (!gone && child.pid) process.kill(-child.pid, 'SIGTERM');
-    } catch (err) {
-      // Gone between the check and the signal: nothing left to stop.
-      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
-    }
+    if (!gone && child.pid) stopGroup(child.pid);
     await exited;
+  }
+}
+
+/** SIGTERM to a process group, which may have exited since it was last seen (nothing to stop). */
+function stopGroup(pid: number) {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
   }
 }
 

@@ -6,7 +6,7 @@ import { fromBodyParser } from './errors';
 const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 const DIGITS = /^\d+$/;
 // What JSON counts as whitespace, before the first character strict parsing looks at.
-const LEADING_JSON_SPACE = /^[\x20\x09\x0a\x0d]*/;
+const LEADING_JSON_SPACE = /^[ \t\n\r]*/;
 
 /** Requests that carry a body must say `Content-Type: application/json`; the body is size-limited. */
 export function jsonBody({ limitBytes }: { limitBytes: number }) {
