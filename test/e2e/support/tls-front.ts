@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import {
   request as httpRequest,
@@ -10,7 +9,7 @@ import { createServer, type Server } from 'node:https';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { writeSelfSignedCert } from '../../support/self-signed-cert';
 
 /**
  * Names a throwaway certificate covers by default, all loopback. Browsers treat `localhost` and
@@ -47,32 +46,7 @@ export async function makeThrowawayCert(
   try {
     const keyFile = path.join(dir, 'key.pem');
     const certFile = path.join(dir, 'cert.pem');
-    const san = names.map((name) => (isIP(name) ? `IP:${name}` : `DNS:${name}`)).join(',');
-    await promisify(execFile)(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        `/CN=${names[0]}`,
-        '-addext',
-        `subjectAltName=${san}`,
-        '-addext',
-        'extendedKeyUsage=serverAuth',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ],
-      { timeout: 15_000 },
-    );
+    await writeSelfSignedCert({ keyFile, certFile }, names);
     return {
       cert: readFileSync(certFile, 'utf8'),
       key: readFileSync(keyFile, 'utf8'),
