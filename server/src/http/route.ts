@@ -1,6 +1,15 @@
 import type { RouteDef } from '@bridgekit/contract';
 import { expressPath } from '@bridgekit/contract';
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type {
+  ErrorRequestHandler,
+  Express,
+  NextFunction,
+  Request,
+  RequestHandler,
+  Response,
+  Router,
+} from 'express';
+import finalhandler from 'finalhandler';
 import type { z } from 'zod';
 import type { Principal } from '../deps';
 import { JsonBody } from './json-cache';
@@ -90,13 +99,27 @@ function sendJson(res: Response, status: number, body: string | Buffer) {
 
 const HAS_PARAMETERS = /[:*?(]/;
 
+/** What Express runs around every route, in order, as `createApp` mounts it. */
+export interface AppStack {
+  /** The app-level middleware before the router (request id and access log, CORS). */
+  front: RequestHandler[];
+  /** After the router: what answers a request no route took. */
+  notFound: RequestHandler;
+  /** The error handler. */
+  onError: ErrorRequestHandler;
+}
+
 /**
- * The hottest routes, answered by exact method and path ahead of the router. Express's router
- * walks its layers for every request and, for each one, allocates closures, saved state and
- * a match result. A route here runs the same middleware chain, with errors going to the same
- * error handler; a request that differs from the registered path in any way (case, a trailing
- * slash) goes on to the router, which still holds the route and answers it as before. Only
- * paths without parameters can be here.
+ * The hottest routes, answered by exact method and path ahead of Express's dispatch. For every
+ * request Express's app-level router walks its layers (request context, CORS, the router,
+ * not-found, the error handler) and then the router walks the routes; each step allocates
+ * closures, saved state and a match result. A request here gets what Express's `app.handle`
+ * gives it (the app's request and response prototypes, `res.locals`, `req.originalUrl`), then
+ * runs `front`, then the route's own chain, with any error going to `onError` and, should that
+ * fail too, to Express's own final handler, as in Express. A request whose method and path (up
+ * to `?`) differ from a registered one in any way (case, a trailing slash, HEAD, an absolute
+ * URL) goes through Express, whose router still holds every route. Only paths without
+ * parameters can be here.
  */
 export class ExactRoutes {
   readonly #chains = new Map<string, RequestHandler[]>();
@@ -106,27 +129,66 @@ export class ExactRoutes {
     this.#chains.set(`${method.toUpperCase()} ${path}`, chain);
   }
 
-  readonly middleware: RequestHandler = (req, res, next) => {
-    const chain = this.#chains.get(`${req.method} ${req.path}`);
-    if (!chain) return next();
-    runChain(chain, req, res, next);
-  };
+  /** Puts the exact routes ahead of `app`'s dispatch; `stack` must be what `app` mounts. */
+  serveAhead(app: Express, stack: AppStack) {
+    const express = app as Express & { handle: ExpressHandle };
+    const handle = express.handle.bind(app);
+    express.handle = (req, res, callback) => {
+      const q = req.url.indexOf('?');
+      const chain =
+        callback === undefined
+          ? this.#chains.get(`${req.method} ${q === -1 ? req.url : req.url.slice(0, q)}`)
+          : undefined;
+      if (!chain) return handle(req, res, callback);
+      // What app.handle sets up before its router runs (x-powered-by is off, see createApp).
+      req.res = res;
+      res.req = req;
+      Object.setPrototypeOf(req, app.request);
+      Object.setPrototypeOf(res, app.response);
+      res.locals ??= Object.create(null);
+      // What the router sets for its layers.
+      req.originalUrl ||= req.url;
+      req.baseUrl = '';
+      req.params = {};
+      const last = finalhandler(req, res, {
+        env: app.get('env'),
+        onerror: (err: Error) => {
+          if (app.get('env') !== 'test') console.error(err.stack || err.toString());
+        },
+      });
+      const failed = (err: unknown) => {
+        try {
+          stack.onError(err, req, res, last);
+        } catch (again) {
+          last(again);
+        }
+      };
+      runChain([...stack.front, ...chain, stack.notFound], req, res, failed);
+    };
+  }
 }
 
+type ExpressHandle = (req: Request, res: Response, callback?: NextFunction) => void;
+
 /** Runs a chain as a router's route does: an error (thrown, rejected or passed on) ends it. */
-function runChain(chain: RequestHandler[], req: Request, res: Response, done: NextFunction) {
+function runChain(
+  chain: RequestHandler[],
+  req: Request,
+  res: Response,
+  failed: (err: unknown) => void,
+) {
   let i = 0;
+  const done = (err: unknown) => failed(err ?? new Error('Rejected promise'));
   const step = (err?: unknown) => {
     const handler = chain[i++];
     if (err || !handler) {
-      done(err);
+      // The last handler (not found) always passes on an error.
+      if (err) failed(err);
       return;
     }
     try {
       const ret: unknown = handler(req, res, step);
-      if (ret instanceof Promise) {
-        ret.catch((rejected) => done(rejected ?? new Error('Rejected promise')));
-      }
+      if (ret instanceof Promise) ret.catch(done);
     } catch (thrown) {
       done(thrown);
     }
