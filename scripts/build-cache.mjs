@@ -20,6 +20,10 @@ export const TARGETS = {
       // rebuilds (a test, a running `npm start`) never finds it missing or half written.
       const dist = path.join(ROOT, 'packages/react/dist');
       const staging = path.join(dist, `.embed-${process.pid}-${randomBytes(4).toString('hex')}`);
+      // Vite sets NODE_ENV=production in this process when it is unset; `npm start` goes on to
+      // start the bridge from here, which would then run as production (and refuse to start
+      // without BRIDGE_SECRET_KEY). The caller's environment is left as it was.
+      const nodeEnv = process.env.NODE_ENV;
       try {
         const { build } = await import('vite');
         await build({
@@ -31,6 +35,8 @@ export const TARGETS = {
           fs.renameSync(path.join(staging, file), path.join(dist, 'embed', file));
         }
       } finally {
+        if (nodeEnv === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = nodeEnv;
         fs.rmSync(staging, { recursive: true, force: true });
       }
     },

@@ -28,6 +28,23 @@ describe('what npm start builds', () => {
     expect(bundles.test).toBe(bundles.production);
   });
 
+  it.each([
+    ['unset', undefined],
+    ['development', 'development'],
+  ])('leaves NODE_ENV as it was (%s) in the process that built the embed page', async (_, env) => {
+    // `npm start` builds in its own process and then starts the bridge from it, with its env.
+    const script = `
+      import { TARGETS } from ${JSON.stringify(path.join(ROOT, 'scripts/build-cache.mjs'))};
+      await TARGETS.embed.build();
+      console.log(JSON.stringify({ nodeEnv: process.env.NODE_ENV ?? null }));`;
+    const { NODE_ENV: _shell, ...rest } = process.env;
+    const out = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: env === undefined ? rest : { ...rest, NODE_ENV: env },
+    });
+    expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!)).toEqual({ nodeEnv: env ?? null });
+  });
+
   it('rebuilds nothing when no input changed since the last build', async () => {
     const cache = path.join(ROOT, 'scripts/build-cache.mjs');
     await run(process.execPath, [cache, 'server', 'embed'], { cwd: ROOT });
