@@ -54,4 +54,13 @@ describe('what npm start builds', () => {
       'embed: unchanged, not rebuilt',
     ]);
   });
+
+  it('npm run build (what a deployment runs) covers the embed page as well as the server', async () => {
+    await run('npm', ['run', '--silent', 'build'], { cwd: ROOT });
+    const built = await run('npm', ['run', '--silent', 'build'], { cwd: ROOT });
+    expect(built.stdout.trim().split('\n')).toEqual([
+      'embed: unchanged, not rebuilt',
+      'server: unchanged, not rebuilt',
+    ]);
+  });
 });
