@@ -129,15 +129,22 @@ export class ExactRoutes {
     this.#chains.set(`${method.toUpperCase()} ${path}`, chain);
   }
 
-  /** Puts the exact routes ahead of `app`'s dispatch; `stack` must be what `app` mounts. */
+  /**
+   * Puts the exact routes ahead of `app`'s dispatch; `stack` must be what `app` mounts. Call it
+   * once every route is added.
+   */
   serveAhead(app: Express, stack: AppStack) {
+    const full = new Map<string, RequestHandler[]>();
+    for (const [key, chain] of this.#chains) {
+      full.set(key, [...stack.front, ...chain, stack.notFound]);
+    }
     const express = app as Express & { handle: ExpressHandle };
     const handle = express.handle.bind(app);
     express.handle = (req, res, callback) => {
       const q = req.url.indexOf('?');
       const chain =
         callback === undefined
-          ? this.#chains.get(`${req.method} ${q === -1 ? req.url : req.url.slice(0, q)}`)
+          ? full.get(`${req.method} ${q === -1 ? req.url : req.url.slice(0, q)}`)
           : undefined;
       if (!chain) return handle(req, res, callback);
       // What app.handle sets up before its router runs (x-powered-by is off, see createApp).
@@ -150,21 +157,23 @@ export class ExactRoutes {
       req.originalUrl ||= req.url;
       req.baseUrl = '';
       req.params = {};
-      const last = finalhandler(req, res, {
-        env: app.get('env'),
-        onerror: (err: Error) => {
-          if (app.get('env') !== 'test') console.error(err.stack || err.toString());
-        },
-      });
-      const failed = (err: unknown) => {
-        try {
-          stack.onError(err, req, res, last);
-        } catch (again) {
-          last(again);
-        }
-      };
-      runChain([...stack.front, ...chain, stack.notFound], req, res, failed);
+      runChain(chain, req, res, (err) => failed(app, stack, err, req, res));
     };
+  }
+}
+
+/** An error to the error handler and, should that fail too, to Express's final handler. */
+function failed(app: Express, stack: AppStack, err: unknown, req: Request, res: Response) {
+  const last = finalhandler(req, res, {
+    env: app.get('env'),
+    onerror: (error: Error) => {
+      if (app.get('env') !== 'test') console.error(error.stack || error.toString());
+    },
+  });
+  try {
+    stack.onError(err, req, res, last);
+  } catch (again) {
+    last(again);
   }
 }
 
