@@ -30,13 +30,7 @@ export function cors(options: CorsOptions) {
   const { allowOrigin } = options;
   if (typeof allowOrigin !== 'function') throw new Error('cors needs an allowOrigin function');
 
-  return async (req: Request, res: Response, next: NextFunction) => {
-    res.append('Vary', 'Origin');
-    const origin = req.get('origin');
-    if (!origin || !req.path.startsWith('/api/')) return next();
-    // The bridge's own pages (full embed) are not cross-origin: browsers send Origin on
-    // same-origin POSTs too, and Sec-Fetch-Site is set by the browser, never by the page.
-    if (req.get('sec-fetch-site') === 'same-origin') return next();
+  const decide = async (req: Request, res: Response, next: NextFunction, origin: string) => {
     const allowed = await allowOrigin(origin, req);
     if (req.method === 'OPTIONS') {
       if (!allowed) return next(forbidden('Origin not allowed', 'origin_not_allowed'));
@@ -52,4 +46,26 @@ export function cors(options: CorsOptions) {
     else req.originRefused = true;
     next();
   };
+  // Synchronous until there is an origin to decide on: most requests (from hosts' backends)
+  // carry none, and pass on without a promise.
+  return (req: Request, res: Response, next: NextFunction) => {
+    varyOnOrigin(res);
+    const origin = req.headers.origin;
+    if (!origin || !req.path.startsWith('/api/')) return next();
+    // The bridge's own pages (full embed) are not cross-origin: browsers send Origin on
+    // same-origin POSTs too, and Sec-Fetch-Site is set by the browser, never by the page.
+    if (req.headers['sec-fetch-site'] === 'same-origin') return next();
+    return decide(req, res, next, origin);
+  };
+}
+
+/** `res.append('Vary', 'Origin')`, as Express does it, without its generic lookups. */
+function varyOnOrigin(res: Response) {
+  const prev = res.getHeader('Vary');
+  if (!prev) res.setHeader('Vary', 'Origin');
+  else
+    res.setHeader(
+      'Vary',
+      Array.isArray(prev) ? [...prev.map(String), 'Origin'] : [String(prev), 'Origin'],
+    );
 }
