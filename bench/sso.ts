@@ -197,9 +197,13 @@ function print(r: EngineReport) {
   const checks = (label: string, rs: Result[], ratio: number) => {
     const p99 = median(rs.map((x) => x.p99));
     const failed = rs.reduce((n, x) => n + x.non2xx + x.errors, 0);
+    // With every connection always waiting on an answer, the mean latency is connections ÷ rate:
+    // the p99 can't be below it, so on a slow machine the p99 target is a throughput target.
+    const meanMs = (CONNECTIONS / median(rs.map((x) => x.rps))) * 1000;
     return (
       `${label}: ratio ${fixed(ratio, 2)} (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)}), ` +
-      `p99 ${p99} ms (target < ${TARGET_P99_MS}: ${verdict(p99 < TARGET_P99_MS)}), ` +
+      `p99 ${p99} ms (target < ${TARGET_P99_MS}: ${verdict(p99 < TARGET_P99_MS)}; mean latency at this ` +
+      `rate ${fixed(meanMs)} ms, the bare route's own p99 ${median(r.bare.map((x) => x.p99))} ms), ` +
       `failed ${failed} (target 0: ${verdict(failed === 0)})`
     );
   };
