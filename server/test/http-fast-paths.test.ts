@@ -1,7 +1,7 @@
 // The HTTP fast paths of "How the bridge stays fast": plain JSON bodies read without
 // body-parser (http/body.ts), JSON answers to non-GET routes written directly (sendJson), and
-// the hot routes answered by exact path ahead of the router (ExactRoutes). Each must answer
-// exactly what the general path answers.
+// the hot routes answered by exact path ahead of Express's dispatch (ExactRoutes). Each must
+// answer exactly what the general path answers.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';

@@ -41,7 +41,7 @@ export function mountJson<R extends RouteDef>(
     auth?: RequestHandler;
     body?: RequestHandler;
     before?: RequestHandler[];
-    /** Also answer the route here by its exact path, ahead of the router, when it has no parameters (see ExactRoutes). */
+    /** Also answer the route here by its exact path, ahead of Express's dispatch, when it has no parameters (see ExactRoutes). */
     exact?: ExactRoutes | undefined;
   },
   handler: (ctx: RouteContext<R>) => Promise<Out<R> | JsonBody<Out<R>>>,
