@@ -1,9 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
+import { waitFor } from '../support/wait';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -44,6 +46,44 @@ describe('what npm start builds', () => {
     });
     expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!)).toEqual({ nodeEnv: env ?? null });
   });
+
+  it('starts the bridge in development when it had to build the embed page first (a fresh clone)', async () => {
+    // A stale stamp: the page is rebuilt (aside, then renamed into place) before the bridge starts.
+    writeFileSync(path.join(ROOT, 'packages/react/dist/embed/.inputs.sha256'), 'stale');
+    const port = await freePort();
+    const { NODE_ENV: _shell, ...env } = process.env;
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port), BRIDGE_DATA_DIR: path.join(tmp, 'fresh-data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let running = true;
+    const died = exited.then((code) => {
+      if (running) throw new Error(`npm start exited (${code}) before /healthz answered:\n${out}`);
+    });
+    const healthy = waitFor(
+      async () => running && (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200,
+      { timeoutMs: 120_000, what: '/healthz after npm start' },
+    );
+    healthy.catch(() => undefined);
+    try {
+      await Promise.race([healthy, died]);
+      // Only a development bridge makes the demo organization and prints its key.
+      expect(out).toContain('Bridgekit demo ready');
+    } finally {
+      running = false;
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 180_000);
 
   it('rebuilds nothing when no input changed since the last build', async () => {
     const cache = path.join(ROOT, 'scripts/build-cache.mjs');
