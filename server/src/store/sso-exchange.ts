@@ -577,25 +577,39 @@ const newMembersOn = perOwner((pool: Pg.Pool) =>
   gathered((_key: '', batch: PendingNewMember[]) => insertBatch(pool, batch)),
 );
 
-// SQLite: the same in three statements run at once in one transaction (Store.writeSteps): the
-// membership only for the user just inserted, then both read back.
+// SQLite: the same in two statements run at once in one transaction (Store.writeSteps): the
+// membership only for the user just inserted (a user id that exists only if this insert made
+// it). When the membership was inserted, every column of both rows is one this code wrote, so
+// the answer is made from them rather than read back.
 const NEW_USER_SQLITE = `insert into users (id, email, full_name, first_name, last_name, title,
   avatar_url, is_email_verified, created_at) values (?, ?, ?, ?, ?, null, null, 0, ?)
   on conflict (email) do nothing returning id`;
 const NEW_MEMBER_SQLITE = `insert into members (id, organization_id, user_id, role, groups, created_at)
   select ?, ?, id, ?, ?, ? from users where id = ? returning id`;
-const MEMBER_READ_BACK_SQLITE = `select m.id, m.organization_id as "organizationId",
-  m.user_id as "userId", m.role, m.groups, m.created_at as "createdAt", u.email as "userEmail",
-  u.full_name as "userFullName", u.first_name as "userFirstName",
-  u.last_name as "userLastName", u.title as "userTitle", u.avatar_url as "userAvatarUrl",
-  u.is_email_verified as "userIsEmailVerified", u.created_at as "userCreatedAt"
-from members m join users u on u.id = m.user_id where m.id = ?`;
+
+/** The membership and user rows NEW_USER_SQLITE and NEW_MEMBER_SQLITE wrote. */
+const writtenMember = (user: NewUser, member: NewMember, at: string): MemberWithGroups => ({
+  id: member.id,
+  organizationId: member.organizationId,
+  userId: user.id,
+  role: member.role,
+  groups: member.groups,
+  createdAt: at,
+  userEmail: user.email,
+  userFullName: user.fullName,
+  userFirstName: user.firstName,
+  userLastName: user.lastName,
+  userTitle: null,
+  userAvatarUrl: null,
+  userIsEmailVerified: 0,
+  userCreatedAt: at,
+});
 
 type SqliteNewMember = Pick<PendingNewMember, 'user' | 'member' | 'at' | 'resolve'>;
 const sqliteTurns = new WeakMap<NonNullable<Store['writeSteps']>, SqliteNewMember[]>();
 
 /**
- * SQLite: the first sign-ins of one turn of the event loop in one transaction (three statements
+ * SQLite: the first sign-ins of one turn of the event loop in one transaction (two statements
  * each), as the jti claims of a turn are (replay.ts). Each is answered with its membership, or
  * undefined when its email exists already; if the transaction fails, or a transaction holds the
  * connection, every one of them is undefined and provisions on its own, so one bad row answers
@@ -623,14 +637,13 @@ function sqliteNewMembers(writeSteps: NonNullable<Store['writeSteps']>, item: Sq
             sql: NEW_MEMBER_SQLITE,
             params: [member.id, member.organizationId, member.role, member.groups, at, user.id],
           },
-          { sql: MEMBER_READ_BACK_SQLITE, params: [member.id] },
         ]),
       );
     } catch {
       rows = undefined;
     }
     for (const [i, p] of batch.entries()) {
-      p.resolve(rows?.[i * 3 + 2]?.[0] as MemberWithGroups | undefined);
+      p.resolve(rows?.[i * 2 + 1]?.[0] ? writtenMember(p.user, p.member, p.at) : undefined);
     }
   });
 }
