@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -49,7 +49,9 @@ describe('what npm start builds', () => {
 
   it('starts the bridge in development when it had to build the embed page first (a fresh clone)', async () => {
     // A stale stamp: the page is rebuilt (aside, then renamed into place) before the bridge starts.
-    writeFileSync(path.join(ROOT, 'packages/react/dist/embed/.inputs.sha256'), 'stale');
+    const embedDist = path.join(ROOT, 'packages/react/dist/embed');
+    mkdirSync(embedDist, { recursive: true });
+    writeFileSync(path.join(embedDist, '.inputs.sha256'), 'stale');
     const port = await freePort();
     const { NODE_ENV: _shell, ...env } = process.env;
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
