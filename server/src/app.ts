@@ -9,7 +9,7 @@ import { cors } from './http/cors';
 import { embedCorsPolicy } from './http/cors-policy';
 import { errorHandler, notFoundRoute } from './http/errors';
 import { requestContext } from './http/request-context';
-import { type AppStack, ExactRoutes } from './http/route';
+import { ExactRoutes } from './http/route';
 import { dataSourceRoutes } from './routes/data-sources';
 import { embedRoutes } from './routes/embed';
 import { memberRoutes } from './routes/members';
@@ -35,14 +35,6 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('etag', false);
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
-  const stack: AppStack = {
-    front: [
-      requestContext(app, { log: deps.log }),
-      cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }),
-    ],
-    notFound: notFoundRoute,
-    onError: errorHandler,
-  };
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
   // The hot paths (the SSO exchange, session renewal, the organizations list) are also answered
   // by exact path ahead of Express's dispatch: see ExactRoutes.
@@ -60,10 +52,14 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR,
     body: mw.body,
   });
-  app.use(...stack.front);
-  app.use(router);
-  app.use(stack.notFound);
-  app.use(stack.onError);
-  exact.serveAhead(app, stack);
+  exact.mount(app, {
+    front: [
+      requestContext(app, { log: deps.log }),
+      cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }),
+    ],
+    router,
+    notFound: notFoundRoute,
+    onError: errorHandler,
+  });
   return app;
 }

@@ -194,17 +194,14 @@ describe('ExactRoutes', () => {
   exact.add('post', '/handler-fails', [failsHandler]);
   const stack: AppStack = {
     front: [mark('front')],
+    router,
     notFound: (req, _res, next) => next(new Error(`no route for ${req.path}`)),
     onError: (err: Error, _req, res, _next) => {
       if (err.message === 'handler-fails') throw new Error('the error handler failed');
       res.status(500).json({ caught: err.message });
     },
   };
-  app.use(...stack.front);
-  app.use(router);
-  app.use(stack.notFound);
-  app.use(stack.onError);
-  exact.serveAhead(app, stack);
+  exact.mount(app, stack);
   // Mounted under another app (Express passes it a callback): the exact table stays out of it.
   const outer = express();
   outer.use('/inner', app);

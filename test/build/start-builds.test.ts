@@ -60,12 +60,11 @@ describe('what npm start builds', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += String(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      out += String(chunk);
-    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        out += String(chunk);
+      });
+    }
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     let running = true;
     const died = exited.then((code) => {

@@ -99,10 +99,12 @@ function sendJson(res: Response, status: number, body: string | Buffer) {
 
 const HAS_PARAMETERS = /[:*?(]/;
 
-/** What Express runs around every route, in order, as `createApp` mounts it. */
+/** Everything an app runs for a request, in this order (ExactRoutes.mount mounts it). */
 export interface AppStack {
   /** The app-level middleware before the router (request id and access log, CORS). */
   front: RequestHandler[];
+  /** Every route, the exact ones included. */
+  router: Router;
   /** After the router: what answers a request no route took. */
   notFound: RequestHandler;
   /** The error handler. */
@@ -130,17 +132,18 @@ export class ExactRoutes {
   }
 
   /**
-   * Puts the exact routes ahead of `app`'s dispatch; `stack` must be what `app` mounts. Call it
-   * once every route is added.
+   * Mounts `stack` on `app` and puts the exact routes ahead of Express's dispatch of it, so the
+   * two run the same middleware in the same order. Call it once every route is added.
    */
-  serveAhead(app: Express, stack: AppStack) {
+  mount(app: Express, stack: AppStack) {
+    app.use(...stack.front, stack.router, stack.notFound, stack.onError);
     const full = new Map<string, RequestHandler[]>();
     for (const [key, chain] of this.#chains) {
       full.set(key, [...stack.front, ...chain, stack.notFound]);
     }
-    const express = app as Express & { handle: ExpressHandle };
-    const handle = express.handle.bind(app);
-    express.handle = (req, res, callback) => {
+    const withHandle = app as Express & { handle: ExpressHandle };
+    const handle = withHandle.handle.bind(app);
+    withHandle.handle = (req, res, callback) => {
       const q = req.url.indexOf('?');
       const chain =
         callback === undefined
@@ -187,19 +190,17 @@ function runChain(
   failed: (err: unknown) => void,
 ) {
   let i = 0;
-  const done = (err: unknown) => failed(err ?? new Error('Rejected promise'));
+  const fail = (err: unknown) => failed(err ?? new Error('Rejected promise'));
+  // The last handler (not found) always passes on an error, so the chain ends in `failed`.
   const step = (err?: unknown) => {
     const handler = chain[i++];
-    if (err || !handler) {
-      // The last handler (not found) always passes on an error.
-      if (err) failed(err);
-      return;
-    }
+    if (err) return fail(err);
+    if (!handler) return;
     try {
       const ret: unknown = handler(req, res, step);
-      if (ret instanceof Promise) ret.catch(done);
+      if (ret instanceof Promise) ret.catch(fail);
     } catch (thrown) {
-      done(thrown);
+      fail(thrown);
     }
   };
   step();
