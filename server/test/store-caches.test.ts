@@ -239,19 +239,47 @@ describe('SQLite result cache bounds', () => {
     const raw = new SQLite(path.join(dir, 'b.db'));
     try {
       raw.exec('create table t (id integer primary key, g integer not null, v text not null)');
-      for (let i = 0; i < 6; i++)
-        raw.prepare('insert into t (g, v) values (?, ?)').run(i % 2, 'old');
-      const cache = cachedSqlite(raw, { maxRows: 5 });
+      for (let i = 0; i < 10; i++)
+        raw.prepare('insert into t (g, v) values (?, ?)').run(i % 5, 'old');
+      const cache = cachedSqlite(raw, { maxRows: 9 });
       const group = (g: number) =>
         (cache.read('select v from t where g = ? order by id', [g]) as Array<{ v: string }>).map(
           (r) => r.v,
         );
-      expect(group(0)).toEqual(['old', 'old', 'old']);
+      for (let g = 0; g < 4; g++) expect(group(g)).toEqual(['old', 'old']);
       // Unseen by the cache: same connection, not through it.
       raw.prepare("update t set v = 'new'").run();
-      expect(group(0)).toEqual(['old', 'old', 'old']); // still cached
-      expect(group(1)).toEqual(['new', 'new', 'new']); // 3 + 3 rows > 5: group 0 is dropped
-      expect(group(0)).toEqual(['new', 'new', 'new']);
+      expect(group(0)).toEqual(['old', 'old']); // still cached
+      expect(group(4)).toEqual(['new', 'new']); // 5 × 2 rows > 9: group 0, the oldest, is dropped
+      expect(group(0)).toEqual(['new', 'new']);
+      expect(group(2)).toEqual(['old', 'old']); // still cached
+    } finally {
+      raw.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite result cache, large results', () => {
+  it('does not keep a result of more than a quarter of maxRows, nor drop others for it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
+    const raw = new SQLite(path.join(dir, 'b.db'));
+    try {
+      raw.exec('create table t (id integer primary key, g integer not null, v text not null)');
+      const insert = raw.prepare('insert into t (g, v) values (?, ?)');
+      for (let i = 0; i < 2; i++) insert.run(0, 'old');
+      for (let i = 0; i < 3; i++) insert.run(1, 'old');
+      const cache = cachedSqlite(raw, { maxRows: 8 });
+      const group = (g: number) =>
+        (cache.read('select v from t where g = ? order by id', [g]) as Array<{ v: string }>).map(
+          (r) => r.v,
+        );
+      expect(group(0)).toEqual(['old', 'old']); // 2 rows: kept
+      expect(group(1)).toEqual(['old', 'old', 'old']); // 3 rows > 8 / 4: read, not kept
+      // Unseen by the cache: same connection, not through it.
+      raw.prepare("update t set v = 'new'").run();
+      expect(group(0)).toEqual(['old', 'old']); // still cached
+      expect(group(1)).toEqual(['new', 'new', 'new']); // read again
     } finally {
       raw.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -101,12 +101,17 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
   };
 }
 
-/** Read results by key, at most `maxResults` of them and `maxRows` rows in all, oldest out first. */
+/**
+ * Read results by key, at most `maxResults` of them and `maxRows` rows in all, oldest out first.
+ * A result of more than a quarter of `maxRows` is not kept: it would push out many small ones
+ * (a list page is at most 100 rows), or all of them.
+ */
 function resultCache(maxResults: number, maxRows: number) {
   const results = new BoundedMap<string, CachedRows>(maxResults, {
     maxWeight: maxRows,
     weigh: (entry) => entry.rows.length,
   });
+  const maxKept = Math.max(1, Math.floor(maxRows / 4));
   return {
     /** The rows kept under `key`, if they were read at `stamp`. */
     get: (key: string, stamp: number) => {
@@ -116,7 +121,7 @@ function resultCache(maxResults: number, maxRows: number) {
     set(key: string, stamp: number, rows: unknown[]) {
       // A result read again is the newest: it goes last, the first to be kept.
       results.delete(key);
-      results.set(key, { stamp, rows });
+      if (rows.length <= maxKept) results.set(key, { stamp, rows });
     },
     clear: () => results.clear(),
   };
