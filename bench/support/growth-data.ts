@@ -276,6 +276,11 @@ async function loadPostgres(
         columns,
       );
     }
+    // What the organizations' triggers (off here) would have indexed.
+    await client.query(
+      `insert into embed_origin_patterns (pattern, organization_id)
+       select p, o.id from organizations o, json_array_elements_text(o.embed_allowed_origins::json) p`,
+    );
     await client.query(
       `insert into users (id, email, is_email_verified, created_at)
        select * from unnest($1::text[], $2::text[], $3::int[], $4::text[])`,

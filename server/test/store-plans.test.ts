@@ -1,8 +1,9 @@
 // The plans of the queries whose cost must not grow with the data (`npm run bench growth`
-// measures it on a million users): a keyset page of a user's organizations and the SSO
-// exchange's member lookup by email. They pin what the bench relies on, so a lost index, a
-// predicate that can't use one (a collation mismatch on PostgreSQL) or a page that sorts every
-// membership fails here, not months later on a large store.
+// measures it on a million users): a keyset page of a user's organizations, the SSO exchange's
+// member lookup by email and a preflight's lookup of an origin's patterns. They pin what the
+// bench relies on, so a lost index, a predicate that can't use one (a collation mismatch on
+// PostgreSQL) or a page that sorts every membership fails here, not months later on a large
+// store.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,12 @@ import { type Compilable, CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openStore, type Store } from '../src/store/db';
 import { memberByEmailQuery } from '../src/store/members';
-import { listOrganizationsForUser, organizationsForUserQuery } from '../src/store/organizations';
+import {
+  anyOrganizationHasPattern,
+  anyPatternStatement,
+  listOrganizationsForUser,
+  organizationsForUserQuery,
+} from '../src/store/organizations';
 import { createPgDatabase } from './support/bridge';
 
 const NOW = new Date().toISOString();
@@ -47,7 +53,11 @@ async function seed(db: Db) {
         customAiContext: null,
         onboardingStatus: 'STARTED',
         fullEmbedEnabled: 0,
-        embedAllowedOrigins: '[]',
+        // Every organization its own origin; one in ten also a wildcard over its own domain.
+        embedAllowedOrigins: JSON.stringify([
+          `https://app.${id}.example.com`,
+          ...(Number(id.slice(4)) % 10 ? [] : [`https://*.${id}.example.net`]),
+        ]),
         jwtSecretSealed: 'sealed',
         previousJwtSecretSealed: null,
         previousJwtSecretExpiresAt: null,
@@ -96,8 +106,10 @@ describe.each(['sqlite', 'postgres'] as const)('query plans on %s', (engine) => 
    * rightly scan a table this small: with sequential scans priced out it shows the index
    * access it would use on a large one (none at all when no index fits).
    */
-  async function planOf(query: Compilable<unknown>): Promise<string> {
-    const { sql: text, parameters } = query.compile();
+  async function planOf(
+    query: Compilable<unknown> | { sql: string; parameters: readonly unknown[] },
+  ): Promise<string> {
+    const { sql: text, parameters } = 'compile' in query ? query.compile() : query;
     if (engine === 'sqlite') {
       const { rows } = await store.db.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
@@ -158,5 +170,31 @@ describe.each(['sqlite', 'postgres'] as const)('query plans on %s', (engine) => 
       );
       expect(plan).not.toContain('Seq Scan');
     }
+  });
+
+  it('answers whether any organization allows an origin by the pattern key, never a scan', async () => {
+    const wildcard = `https://*.${orgId(20)}.example.net`;
+    const patterns = [`https://x.${orgId(20)}.example.net`, wildcard, 'https://*.example.net'];
+    const plan = await planOf(anyPatternStatement(store.db, engine, patterns));
+    if (engine === 'sqlite') {
+      // The join (see the query's comment) costs one primary-key probe, on a match only.
+      expect(plan).toBe(
+        'SEARCH p USING COVERING INDEX sqlite_autoindex_embed_origin_patterns_1 (pattern=?)\n' +
+          'LIST SUBQUERY 1\n' +
+          'SCAN json_each VIRTUAL TABLE INDEX 1:\n' +
+          'SEARCH o USING COVERING INDEX sqlite_autoindex_organizations_1 (id=?)',
+      );
+    } else {
+      expect(plan).toMatch(
+        /Index Only Scan using embed_origin_patterns_pk on embed_origin_patterns\b[^\n]*\n\s*Index Cond: \(pattern = ANY /,
+      );
+      expect(plan).not.toContain('Seq Scan');
+    }
+    expect(await anyOrganizationHasPattern(store.db, engine, patterns)).toBe(true);
+    expect(await anyOrganizationHasPattern(store.db, engine, [patterns[0]!])).toBe(false);
+    // Organization 21 lists no wildcard.
+    expect(
+      await anyOrganizationHasPattern(store.db, engine, [`https://*.${orgId(21)}.example.net`]),
+    ).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db, Engine } from './db';
 import { precompiled } from './precompiled';
 import type { OrganizationsTable } from './schema';
@@ -19,9 +19,42 @@ export const findOrganizationById = async (
   id: string,
 ): Promise<OrganizationRow | undefined> => (await byId(db, id))[0];
 
-/** Every organization's stored allow-list, for the index of all embed origins. */
-export const listEmbedAllowedOrigins = (db: Db) =>
-  db.selectFrom('organizations').select('embedAllowedOrigins').execute();
+// One indexed lookup per candidate pattern (a JSON array), stopping at the first found. The join
+// names `organizations`, whose writes are what change the patterns (by trigger): SQLite's
+// result cache sees only the tables a statement names, so this keeps its cached answer exactly
+// as long as the organizations are unchanged. PostgreSQL caches nothing here and needs no join.
+const anyPatternSqlite = precompiled((db, patternsJson: string) =>
+  db
+    .selectFrom('embedOriginPatterns as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+    .select('p.pattern')
+    .where('p.pattern', 'in', sql<string>`(select value from json_each(${patternsJson}))`)
+    .limit(1),
+);
+const anyPatternPg = precompiled((db, patterns: readonly string[]) =>
+  db
+    .selectFrom('embedOriginPatterns')
+    .select('pattern')
+    .where('pattern', '=', sql<string>`any(${patterns}::text[])`)
+    .limit(1),
+);
+
+/** The statement anyOrganizationHasPattern runs, for a look at its plan. */
+export const anyPatternStatement = (db: Db, engine: Engine, patterns: readonly string[]) =>
+  engine === 'sqlite'
+    ? anyPatternSqlite.bind(db, JSON.stringify(patterns))
+    : anyPatternPg.bind(db, patterns);
+
+/** Whether any organization's allow-list holds one of these normalized patterns. */
+export const anyOrganizationHasPattern = async (
+  db: Db,
+  engine: Engine,
+  patterns: readonly string[],
+): Promise<boolean> =>
+  (engine === 'sqlite'
+    ? await anyPatternSqlite(db, JSON.stringify(patterns))
+    : await anyPatternPg(db, patterns)
+  ).length > 0;
 
 export const findOrganizationBySlug = (db: Db, slug: string) =>
   db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
@@ -106,7 +139,8 @@ export const updateOrganizationRow = (
   db.updateTable('organizations').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 
 /**
- * Deletes the organization (its members and data sources go by foreign-key cascade) and the
+ * Deletes the organization (its members, data sources and embed origin patterns go by
+ * foreign-key cascade) and the
  * session revocations, used SSO `jti`s and embed handoff codes kept for it; returns the
  * deleted row.
  */

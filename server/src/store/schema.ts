@@ -145,6 +145,12 @@ export interface EmbedHandoffsTable {
   sessionId: string | null;
 }
 
+/** Every organization's allow-list, a row per pattern; kept by triggers (migration 0011). */
+export interface EmbedOriginPatternsTable {
+  pattern: string;
+  organizationId: string;
+}
+
 export interface Database {
   users: UsersTable;
   apiKeys: ApiKeysTable;
@@ -156,4 +162,5 @@ export interface Database {
   ssoJti: SsoJtiTable;
   revokedSessions: RevokedSessionsTable;
   embedHandoffs: EmbedHandoffsTable;
+  embedOriginPatterns: EmbedOriginPatternsTable;
 }

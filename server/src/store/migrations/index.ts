@@ -16,6 +16,7 @@ import { dataSourceLifecycle } from './0007-data-source-lifecycle';
 import { ssoReadFunction } from './0008-sso-read-function';
 import { shardedStoreVersion } from './0009-sharded-store-version';
 import { ssoWriteFunctions } from './0010-sso-write-functions';
+import { embedOriginPatterns } from './0011-embed-origin-patterns';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -33,6 +34,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0008_sso_read_function': ssoReadFunction(dialect),
     '0009_sharded_store_version': shardedStoreVersion(dialect),
     '0010_sso_write_functions': ssoWriteFunctions(dialect),
+    '0011_embed_origin_patterns': embedOriginPatterns(dialect),
   };
 }
 

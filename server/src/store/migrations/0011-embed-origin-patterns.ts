@@ -1,0 +1,72 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+import { byteOrder, type Dialect } from './dialect';
+
+/**
+ * `embed_origin_patterns`: one row per (pattern, organization) of every organization's
+ * `embed_allowed_origins`, kept by triggers on `organizations` (a new row, a changed list; a
+ * deleted organization's rows go by the foreign key's cascade), so that whatever writes an
+ * organization, the bridge or the CLI, keeps it right.
+ *
+ * It answers "does any organization allow this origin" (a CORS preflight on a path that names
+ * no organization) with one indexed lookup of the origin's few candidate patterns
+ * (embed-origins/policy.ts). Before, the bridge read every organization's list into an
+ * in-memory index, again after any write to any organization: with 110,000 organizations that
+ * read and build took ~400 ms, on SQLite with the event loop stopped for all of it.
+ */
+export const embedOriginPatterns = (dialect: Dialect): Migration => ({
+  async up(db: Kysely<unknown>) {
+    const c = byteOrder(dialect);
+    await db.schema
+      .createTable('embed_origin_patterns')
+      .addColumn('pattern', 'text', (col) => c(col.notNull()))
+      .addColumn('organization_id', 'text', (col) =>
+        c(col.notNull().references('organizations.id').onDelete('cascade')),
+      )
+      .addPrimaryKeyConstraint('embed_origin_patterns_pk', ['pattern', 'organization_id'])
+      .execute();
+    // For the cascade and the update trigger's delete.
+    await db.schema
+      .createIndex('embed_origin_patterns_organization')
+      .on('embed_origin_patterns')
+      .column('organization_id')
+      .execute();
+
+    if (dialect === 'postgres') {
+      await sql`create function bk_index_embed_origins() returns trigger
+        language plpgsql as $$
+        begin
+          if tg_op = 'UPDATE' then
+            delete from embed_origin_patterns where organization_id = old.id;
+          end if;
+          insert into embed_origin_patterns (pattern, organization_id)
+            select p, new.id from json_array_elements_text(new.embed_allowed_origins::json) as p
+            on conflict do nothing;
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger embed_origin_patterns_insert after insert on organizations
+        for each row execute function bk_index_embed_origins()`.execute(db);
+      await sql`create trigger embed_origin_patterns_update
+        after update of embed_allowed_origins on organizations for each row
+        when (old.embed_allowed_origins is distinct from new.embed_allowed_origins)
+        execute function bk_index_embed_origins()`.execute(db);
+      await sql`insert into embed_origin_patterns (pattern, organization_id)
+        select p, o.id from organizations o,
+          json_array_elements_text(o.embed_allowed_origins::json) as p
+        on conflict do nothing`.execute(db);
+      return;
+    }
+    const indexNew = sql.raw(`insert or ignore into embed_origin_patterns (pattern, organization_id)
+      select value, new.id from json_each(new.embed_allowed_origins);`);
+    await sql`create trigger embed_origin_patterns_insert after insert on organizations
+      begin ${indexNew} end`.execute(db);
+    await sql`create trigger embed_origin_patterns_update
+      after update of embed_allowed_origins on organizations
+      when old.embed_allowed_origins is not new.embed_allowed_origins
+      begin
+        delete from embed_origin_patterns where organization_id = old.id;
+        ${indexNew}
+      end`.execute(db);
+    await sql`insert or ignore into embed_origin_patterns (pattern, organization_id)
+      select value, o.id from organizations o, json_each(o.embed_allowed_origins)`.execute(db);
+  },
+});
