@@ -1,8 +1,9 @@
-import { ErrorBody, Timestamp } from '@bridgekit/contract';
+import { ErrorBody, type RouteDef, routes, Timestamp } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { hashApiKey } from '../src/domain/api-keys';
 import { listApiKeys, revokeApiKey } from '../src/store/api-keys';
+import { createOrg, kitSignIn } from './sso-http/support';
 import { ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const DETAIL = 'Missing, invalid, revoked or expired credentials';
@@ -288,5 +289,91 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     });
+  });
+});
+
+// The contract's `credential` (RouteDef) is enforced where routes are mounted, for every route
+// that names one: a route added with a credential and no fixture here fails the first test.
+describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
+  let bridge: TestBridge;
+  let apiKey: string;
+  let sessionToken: string;
+  let orgId: string;
+
+  // A request each credential-bound route accepts from its own credential.
+  const FIXTURES: Record<string, { body?: unknown; accepted: number }> = {
+    createOrganization: { body: { name: 'Made by the right credential' }, accepted: 201 },
+    rotateJwtSecret: { accepted: 200 },
+    ssoSession: { accepted: 200 },
+    ssoRefresh: { accepted: 200 },
+    ssoLogout: { accepted: 204 },
+  };
+  const bound = (Object.entries(routes) as [string, RouteDef][]).filter(([, r]) => r.credential);
+
+  beforeAll(async () => {
+    bridge = await startBridge(engine);
+    apiKey = (await bridge.newUser()).key;
+    const org = await createOrg(bridge, apiKey);
+    orgId = org.id;
+    sessionToken = (await kitSignIn(bridge, org, { role: 'ADMIN' })).sessionToken;
+  });
+  afterAll(() => bridge.stop());
+
+  const send = (route: RouteDef, token: string, body?: unknown) =>
+    bridge.request(route.method.toUpperCase(), route.path.replace('{orgId}', orgId), {
+      headers: { authorization: `Bearer ${token}` },
+      body,
+    });
+
+  it('has a fixture for every route that names a credential', () => {
+    expect(bound.map(([id]) => id).sort()).toEqual(Object.keys(FIXTURES).sort());
+  });
+
+  it('refuses a session token on every API-key route with 403 api_key_required', async () => {
+    for (const [id, route] of bound.filter(([, r]) => r.credential === 'apiKey')) {
+      const res = await send(route, sessionToken, FIXTURES[id]!.body);
+      expect(res.status, id).toBe(403);
+      expect(res.body.error, id).toEqual({
+        title: 'Forbidden',
+        code: 'api_key_required',
+        detail: 'This needs an API key, not a session token',
+      });
+    }
+  });
+
+  it('refuses it before reading the body: a bad body gets the same 403, not a 400', async () => {
+    const res = await send(routes.createOrganization, sessionToken, { name: '' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('api_key_required');
+  });
+
+  it('refuses an API key on every session route: 403 session_required, 401 on logout', async () => {
+    for (const [id, route] of bound.filter(([, r]) => r.credential === 'session')) {
+      const res = await send(route, apiKey, FIXTURES[id]!.body);
+      if (id === 'ssoLogout') {
+        // Logout's own check takes any token the bridge signed, and nothing else.
+        expect(res.status, id).toBe(401);
+        expect(res.body.error, id).toMatchObject({
+          title: 'Unauthorized',
+          code: 'invalid_credentials',
+        });
+      } else {
+        expect(res.status, id).toBe(403);
+        expect(res.body.error, id).toEqual({
+          title: 'Forbidden',
+          code: 'session_required',
+          detail: 'This needs a session token, not an API key',
+        });
+      }
+    }
+  });
+
+  it('accepts each route’s own credential', async () => {
+    // In table order: logout, which ends the session, comes after the other session routes.
+    for (const [id, route] of bound) {
+      const token = route.credential === 'apiKey' ? apiKey : sessionToken;
+      const res = await send(route, token, FIXTURES[id]!.body);
+      expect(res.status, `${id}: ${res.text}`).toBe(FIXTURES[id]!.accepted);
+    }
   });
 });

@@ -103,6 +103,21 @@ describe('OpenAPI document', () => {
     ]);
   });
 
+  it('names the one credential a route takes as its security scheme', () => {
+    const schemes = doc.components.securitySchemes;
+    expect(Object.keys(schemes).sort()).toEqual(['apiKey', 'bearer', 'session']);
+    for (const scheme of Object.values(schemes)) {
+      expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
+    }
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    for (const [id, route] of Object.entries(routes) as [string, RouteDef][]) {
+      const { security } = operation(route);
+      if (route.auth === 'none') expect(security, id).toEqual([]);
+      else if (route.credential) expect(security, id).toEqual([{ [route.credential]: [] }]);
+      else expect(security, id).toBeUndefined(); // the document's: either credential
+    }
+  });
+
   it('gives the SSO operations a host-backend sample with @bridgekit/node', () => {
     for (const route of [routes.ssoExchange, routes.ssoBrowser]) {
       const samples = operation(route)['x-codeSamples'] as { label: string; source: string }[];

@@ -138,6 +138,8 @@ export function buildOpenApiDocument(
       ...operationExtras(operationId, route, recorded),
     };
     if (route.auth === 'none') op.security = [];
+    // A route that takes one credential names its scheme; the rest take either (`bearer`).
+    else if (route.credential) op.security = [{ [route.credential]: [] }];
     if (route.body) {
       const body = recorded?.request.body;
       const media: JsonSchema = { schema: toSchema(route.body, 'input') };
@@ -165,6 +167,18 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           description: 'An API key (`bk_key_…`) or an embed session token from /api/sso/jwt',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key (`bk_key_…`) only: an embed session token gets 403 `api_key_required`',
+        },
+        session: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An embed session token from /api/sso/jwt only: an API key gets 403 `session_required` (401 on logout)',
         },
       },
       schemas: componentSchemas(),

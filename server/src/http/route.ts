@@ -1,4 +1,4 @@
-import type { RouteDef } from '@bridgekit/contract';
+import type { BearerCredential, RouteDef } from '@bridgekit/contract';
 import { expressPath } from '@bridgekit/contract';
 import type {
   ErrorRequestHandler,
@@ -11,6 +11,7 @@ import type {
 } from 'express';
 import finalhandler from 'finalhandler';
 import type { z } from 'zod';
+import { forbidden } from '../api-error';
 import type { Principal } from '../deps';
 import { JsonBody } from './json-cache';
 import { parseInput } from './validate';
@@ -20,25 +21,50 @@ type In<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType }
   : undefined;
 type Out<R> = R extends { response: infer S extends z.ZodType } ? z.input<S> : undefined;
 
+/** Who may call a route: any principal, the one its `credential` names, or no one (open routes). */
+type PrincipalOf<R extends RouteDef> = R['auth'] extends 'bearer'
+  ? R extends { credential: infer C extends BearerCredential }
+    ? Extract<Principal, { kind: C }>
+    : Principal
+  : Principal | undefined;
+
 export interface RouteContext<R extends RouteDef> {
   req: Request;
   res: Response;
-  principal: R['auth'] extends 'bearer' ? Principal : Principal | undefined;
+  principal: PrincipalOf<R>;
   params: In<R, 'params'>;
   query: In<R, 'query'>;
   body: In<R, 'body'>;
 }
 
+const CREDENTIAL_REFUSALS = {
+  apiKey: () => forbidden('This needs an API key, not a session token', 'api_key_required'),
+  session: () => forbidden('This needs a session token, not an API key', 'session_required'),
+} satisfies Record<BearerCredential, () => Error>;
+
+/** Refuses (403) a principal of another kind than the route's `credential`. */
+const requireCredential =
+  (credential: BearerCredential): RequestHandler =>
+  (req, _res, next) => {
+    next(req.principal?.kind === credential ? undefined : CREDENTIAL_REFUSALS[credential]());
+  };
+
 /**
- * Mounts one contract route: auth, then the body parser, then validation of params, query and
- * body with the route's schemas; the handler's result (or its pre-serialized JsonBody) is sent
- * with the route's status.
+ * Mounts one contract route: auth, then the credential the route takes (its `credential`: 403
+ * for the other kind, before the body is read), then the body parser, then validation of
+ * params, query and body with the route's schemas; the handler's result (or its pre-serialized
+ * JsonBody) is sent with the route's status.
  */
 export function mountJson<R extends RouteDef>(
   router: Router,
   route: R,
   middleware: {
     auth?: RequestHandler;
+    /**
+     * The one credential `auth` itself takes (it refuses every other): the route's `credential`
+     * is then checked by it alone, and it sets no `principal` (logout: any signed session).
+     */
+    authTakesOnly?: BearerCredential;
     body?: RequestHandler;
     before?: RequestHandler[];
     /** Also answer the route here by its exact path, ahead of Express's dispatch, when it has no parameters (see ExactRoutes). */
@@ -50,6 +76,11 @@ export function mountJson<R extends RouteDef>(
   if (route.auth === 'bearer') {
     if (!middleware.auth) throw new Error(`${route.path} needs an auth middleware`);
     chain.push(middleware.auth);
+    if (middleware.authTakesOnly) {
+      if (middleware.authTakesOnly !== route.credential) {
+        throw new Error(`${route.path} takes ${route.credential ?? 'any credential'}`);
+      }
+    } else if (route.credential) chain.push(requireCredential(route.credential));
   }
   if (route.body) {
     if (!middleware.body) throw new Error(`${route.path} needs a body middleware`);

@@ -1,7 +1,7 @@
 import { routes } from '@bridgekit/contract';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { ApiError, forbidden, notFound } from '../api-error';
-import type { Deps, Principal } from '../deps';
+import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
 import { type ExactRoutes, mountJson } from '../http/route';
@@ -13,12 +13,6 @@ const ended = () =>
   new ApiError('Unauthorized', 'Missing, invalid, revoked or expired credentials', {
     code: 'invalid_credentials',
   });
-
-function sessionOf(principal: Principal): Extract<Principal, { kind: 'session' }> {
-  if (principal.kind !== 'session')
-    throw forbidden('This needs a session token, not an API key', 'session_required');
-  return principal;
-}
 
 /**
  * Logout takes any token the bridge signed that has not expired, even for a member since
@@ -44,7 +38,7 @@ export function sessionRoutes(
   mw: { auth: RequestHandler; exact?: ExactRoutes },
 ) {
   mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
-    const { session, org } = sessionOf(principal);
+    const { session, org } = principal;
     const member = await findMember(deps.store.db, org.id, session.memberId);
     if (!member) throw notFound('Member', 'member_not_found');
     return {
@@ -60,7 +54,7 @@ export function sessionRoutes(
   });
 
   mountJson(router, routes.ssoRefresh, mw, async ({ principal }) => {
-    const { session, role } = sessionOf(principal);
+    const { session, role } = principal;
     // The renewed token carries the role as it is now.
     const renewed = await deps.sessions.renew({ ...session, role });
     if (!renewed) throw ended();
@@ -73,18 +67,23 @@ export function sessionRoutes(
     };
   });
 
-  mountJson(router, routes.ssoLogout, { auth: signedSession(deps) }, async ({ res }) => {
-    const session = res.locals.session as SessionClaims;
-    await revokeSession(
-      deps.store.db,
-      {
-        sessionId: session.sessionId,
-        orgId: session.orgId,
-        expiresAt: session.absoluteExpiresAt.toISOString(),
-      },
-      deps.now().toISOString(),
-    );
-    res.setHeader('Cache-Control', 'no-store');
-    return undefined;
-  });
+  mountJson(
+    router,
+    routes.ssoLogout,
+    { auth: signedSession(deps), authTakesOnly: 'session' },
+    async ({ res }) => {
+      const session = res.locals.session as SessionClaims;
+      await revokeSession(
+        deps.store.db,
+        {
+          sessionId: session.sessionId,
+          orgId: session.orgId,
+          expiresAt: session.absoluteExpiresAt.toISOString(),
+        },
+        deps.now().toISOString(),
+      );
+      res.setHeader('Cache-Control', 'no-store');
+      return undefined;
+    },
+  );
 }

@@ -189,24 +189,26 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
       expect(res.status).toBe(403);
       expect(res.body.error).toEqual({
         title: 'Forbidden',
-        detail: 'Rotating the jwtSecret needs an API key',
+        detail: 'This needs an API key, not a session token',
         code: 'api_key_required',
       });
       await expectUnchanged(org);
     });
 
-    it('answers 403 to a MEMBER key and a MEMBER session', async () => {
+    it('answers 403 to a MEMBER key, and to a MEMBER session for its credential first', async () => {
       const org = await freshOrg();
       const session = await kitSignIn(bridge, org, { email: memberUser.email });
-      for (const key of [memberUser.key, session.sessionToken]) {
-        const res = await rotate(org.id, key);
-        expect(res.status).toBe(403);
-        expect(res.body.error).toEqual({
-          title: 'Forbidden',
-          detail: 'Only an ADMIN of the organization can do this',
-          code: 'admin_required',
-        });
-      }
+      const byKey = await rotate(org.id, memberUser.key);
+      expect(byKey.status).toBe(403);
+      expect(byKey.body.error).toEqual({
+        title: 'Forbidden',
+        detail: 'Only an ADMIN of the organization can do this',
+        code: 'admin_required',
+      });
+      // The route's credential is checked before the organization is read.
+      const bySession = await rotate(org.id, session.sessionToken);
+      expect(bySession.status).toBe(403);
+      expect(bySession.body.error.code).toBe('api_key_required');
       await expectUnchanged(org);
     });
 
