@@ -47,8 +47,9 @@ export async function issueHandoff(
 
 /**
  * Redeems a handoff code for a new full-embed session, once. A code presented again ends the
- * session its first redemption started (a leaked code is worth nothing to its thief, and the
- * page that lost the race shows that it could not sign in). `framingOrigin`, when the browser
+ * session its first redemption started, even one still being made when the replay came (a
+ * leaked code is worth nothing to its thief, and the page that lost the race shows that it
+ * could not sign in). `framingOrigin`, when the browser
  * reports one, must be the origin that framed the sign-in: the code is burnt otherwise.
  */
 export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: string) {
@@ -58,22 +59,9 @@ export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: 
   if (result.status === 'unknown') throw invalidCode();
   const { row } = result;
   if (result.status === 'used') {
-    if (row.sessionId) {
-      await revokeSession(
-        deps.store.db,
-        {
-          sessionId: row.sessionId,
-          orgId: row.organizationId,
-          expiresAt: new Date(
-            deps.now().getTime() + deps.config.sessionMaxAgeSeconds * 1000,
-          ).toISOString(),
-        },
-        deps.now().toISOString(),
-      );
-    }
-    throw new ApiError('Unauthorized', 'This sign-in code was already used', {
-      code: 'embed_code_used',
-    });
+    // Not recorded yet: the redemption still under way sees the replay and ends it.
+    if (row.sessionId) await endSession(deps, row.organizationId, row.sessionId);
+    throw codeUsed();
   }
   if (framingOrigin !== undefined && framingOrigin !== row.framingOrigin) {
     throw forbidden(
@@ -87,9 +75,31 @@ export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: 
     kind: 'embed',
     framingOrigin: row.framingOrigin,
   });
-  await recordHandoffSession(deps.store.db, codeHash, session.claims.sessionId);
+  const { sessionId } = session.claims;
+  if (!(await recordHandoffSession(deps.store.db, codeHash, sessionId))) {
+    // Presented again while this session was being made: it must not live either.
+    await endSession(deps, row.organizationId, sessionId);
+    throw codeUsed();
+  }
   // Full embed turned off, the origin dropped or the member removed since the redirect.
   const live = await liveSession(deps, session.claims);
   if (!live) throw invalidCode();
   return { session, org: live.org };
+}
+
+const codeUsed = () =>
+  new ApiError('Unauthorized', 'This sign-in code was already used', { code: 'embed_code_used' });
+
+/** Ends a session a handoff code started (it can live no longer than the session maximum). */
+function endSession(deps: Deps, orgId: string, sessionId: string) {
+  const now = deps.now();
+  return revokeSession(
+    deps.store.db,
+    {
+      sessionId,
+      orgId,
+      expiresAt: new Date(now.getTime() + deps.config.sessionMaxAgeSeconds * 1000).toISOString(),
+    },
+    now.toISOString(),
+  );
 }

@@ -143,6 +143,8 @@ export interface EmbedHandoffsTable {
   usedAt: string | null;
   /** The session that redemption started: ended if the code is presented again. */
   sessionId: string | null;
+  /** When the used code was first presented again (migration 0012). */
+  replayedAt: string | null;
 }
 
 /** Every organization's allow-list, a row per pattern; kept by triggers (migration 0011). */

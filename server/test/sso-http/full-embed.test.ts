@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { dataOf, EmbedSession } from '@bridgekit/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   type SdkTheme,
   signLikeSdk,
 } from '../../../test/support/basedash-sdk';
+import { insertHandoff, recordHandoffSession, redeemHandoff } from '../../src/store/embed-handoffs';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { claimsFor, createOrg, handoffCodeOf, redeemCode, SSO_DETAIL, signHs256 } from './support';
 
@@ -373,6 +374,48 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
         key: first.body.data.sessionToken,
       });
       expect(info.status).toBe(401);
+    });
+
+    it('ends the session of a redemption the replay overtook, before it was recorded', async () => {
+      // The store's two halves of a redemption, with a replay in between: the replay finds no
+      // session to end, so recording one must say the code was presented again.
+      const db = bridge.deps.store.db;
+      const now = new Date();
+      const codeHash = `test-${randomBytes(8).toString('hex')}`;
+      await insertHandoff(
+        db,
+        {
+          codeHash,
+          organizationId: embedOrg.id,
+          memberId: 'mem_unused',
+          framingOrigin: HOST,
+          expiresAt: new Date(now.getTime() + 30_000).toISOString(),
+        },
+        now,
+      );
+      expect((await redeemHandoff(db, codeHash, now)).status).toBe('redeemed');
+      const replay = await redeemHandoff(db, codeHash, now);
+      expect(replay).toMatchObject({ status: 'used', row: { sessionId: null } });
+      expect(await recordHandoffSession(db, codeHash, 'ses_overtaken')).toBe(false);
+      // And the other order: recorded first, then a replay gets the session to end.
+      const second = `test-${randomBytes(8).toString('hex')}`;
+      await insertHandoff(
+        db,
+        {
+          codeHash: second,
+          organizationId: embedOrg.id,
+          memberId: 'mem_unused',
+          framingOrigin: HOST,
+          expiresAt: new Date(now.getTime() + 30_000).toISOString(),
+        },
+        now,
+      );
+      expect((await redeemHandoff(db, second, now)).status).toBe('redeemed');
+      expect(await recordHandoffSession(db, second, 'ses_recorded')).toBe(true);
+      expect(await redeemHandoff(db, second, now)).toMatchObject({
+        status: 'used',
+        row: { sessionId: 'ses_recorded' },
+      });
     });
 
     it('refuses a code presented from another framing origin with 403, and burns it', async () => {

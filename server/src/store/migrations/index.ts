@@ -17,6 +17,7 @@ import { ssoReadFunction } from './0008-sso-read-function';
 import { shardedStoreVersion } from './0009-sharded-store-version';
 import { ssoWriteFunctions } from './0010-sso-write-functions';
 import { embedOriginPatterns } from './0011-embed-origin-patterns';
+import { embedHandoffReplays } from './0012-embed-handoff-replays';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -35,6 +36,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_sharded_store_version': shardedStoreVersion(dialect),
     '0010_sso_write_functions': ssoWriteFunctions(dialect),
     '0011_embed_origin_patterns': embedOriginPatterns(dialect),
+    '0012_embed_handoff_replays': embedHandoffReplays(),
   };
 }
 

@@ -1,0 +1,14 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * `embed_handoffs.replayed_at`: when a used code was first presented again. A replay ends the
+ * session the first redemption started; one that came while that redemption was still issuing
+ * its session found no session to end, and the session lived on. Now the replay marks the row,
+ * and the redemption, recording its session, sees the mark and ends the session itself
+ * (store/embed-handoffs.ts): whichever of the two writes the row second ends it.
+ */
+export const embedHandoffReplays = (): Migration => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('embed_handoffs').addColumn('replayed_at', 'text').execute();
+  },
+});
