@@ -28,10 +28,25 @@ type PrincipalOf<R extends RouteDef> = R['auth'] extends 'bearer'
     : Principal
   : Principal | undefined;
 
-export interface RouteContext<R extends RouteDef> {
+/** What mountJson runs before a route's handler. */
+export interface RouteMiddleware {
+  auth?: RequestHandler;
+  /**
+   * The one credential `auth` itself takes (it refuses every other): the route's `credential`
+   * is then checked by it alone, and it sets no `principal` (logout: any signed session).
+   */
+  authTakesOnly?: BearerCredential;
+  body?: RequestHandler;
+  before?: RequestHandler[];
+  /** Also answer the route here by its exact path, ahead of Express's dispatch, when it has no parameters (see ExactRoutes). */
+  exact?: ExactRoutes | undefined;
+}
+
+export interface RouteContext<R extends RouteDef, M extends RouteMiddleware = RouteMiddleware> {
   req: Request;
   res: Response;
-  principal: PrincipalOf<R>;
+  /** Undefined where `auth` checks the credential itself (it sets none). */
+  principal: M extends { authTakesOnly: BearerCredential } ? undefined : PrincipalOf<R>;
   params: In<R, 'params'>;
   query: In<R, 'query'>;
   body: In<R, 'body'>;
@@ -55,22 +70,11 @@ const requireCredential =
  * params, query and body with the route's schemas; the handler's result (or its pre-serialized
  * JsonBody) is sent with the route's status.
  */
-export function mountJson<R extends RouteDef>(
+export function mountJson<R extends RouteDef, M extends RouteMiddleware>(
   router: Router,
   route: R,
-  middleware: {
-    auth?: RequestHandler;
-    /**
-     * The one credential `auth` itself takes (it refuses every other): the route's `credential`
-     * is then checked by it alone, and it sets no `principal` (logout: any signed session).
-     */
-    authTakesOnly?: BearerCredential;
-    body?: RequestHandler;
-    before?: RequestHandler[];
-    /** Also answer the route here by its exact path, ahead of Express's dispatch, when it has no parameters (see ExactRoutes). */
-    exact?: ExactRoutes | undefined;
-  },
-  handler: (ctx: RouteContext<R>) => Promise<Out<R> | JsonBody<Out<R>>>,
+  middleware: M,
+  handler: (ctx: RouteContext<R, M>) => Promise<Out<R> | JsonBody<Out<R>>>,
 ) {
   const chain: RequestHandler[] = [...(middleware.before ?? [])];
   if (route.auth === 'bearer') {
@@ -94,7 +98,7 @@ export function mountJson<R extends RouteDef>(
       params: route.params ? parseInput(route.params, req.params, 'params') : undefined,
       query: route.query ? parseInput(route.query, req.query, 'query') : undefined,
       body: route.body ? parseInput(route.body, req.body, 'body') : undefined,
-    } as RouteContext<R>;
+    } as RouteContext<R, M>;
     const result = await handler(ctx);
     if (route.status === 204) {
       res.status(204).end();
