@@ -49,8 +49,8 @@ export async function issueHandoff(
  * Redeems a handoff code for a new full-embed session, once. A code presented again ends the
  * session its first redemption started, even one still being made when the replay came (a
  * leaked code is worth nothing to its thief, and the page that lost the race shows that it
- * could not sign in). `framingOrigin`, when the browser
- * reports one, must be the origin that framed the sign-in: the code is burnt otherwise.
+ * could not sign in). `framingOrigin`, when the browser reports one, must be the origin that
+ * framed the sign-in: the code is burnt otherwise.
  */
 export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: string) {
   if (!CODE_SHAPE.test(code)) throw invalidCode();
@@ -59,7 +59,8 @@ export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: 
   if (result.status === 'unknown') throw invalidCode();
   const { row } = result;
   if (result.status === 'used') {
-    // Not recorded yet: the redemption still under way sees the replay and ends it.
+    // With no session recorded yet, the redemption under way sees this replay's mark and
+    // ends its session itself (below).
     if (row.sessionId) await endSession(deps, row.organizationId, row.sessionId);
     throw codeUsed();
   }
