@@ -234,7 +234,7 @@ describe('SQLite result cache, by table', () => {
 });
 
 describe('SQLite result cache bounds', () => {
-  it('keeps at most maxRows rows in all, dropping the oldest results first', () => {
+  it('keeps at most maxRows rows in all, dropping the least recently used results first', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
     const raw = new SQLite(path.join(dir, 'b.db'));
     try {
@@ -249,10 +249,12 @@ describe('SQLite result cache bounds', () => {
       for (let g = 0; g < 4; g++) expect(group(g)).toEqual(['old', 'old']);
       // Unseen by the cache: same connection, not through it.
       raw.prepare("update t set v = 'new'").run();
+      expect(group(0)).toEqual(['old', 'old']); // still cached, and now the most recently used
+      expect(group(4)).toEqual(['new', 'new']); // 5 × 2 rows > 9: group 1, the least recent, goes
+      expect(group(1)).toEqual(['new', 'new']); // read again (and group 2 goes for it)
       expect(group(0)).toEqual(['old', 'old']); // still cached
-      expect(group(4)).toEqual(['new', 'new']); // 5 × 2 rows > 9: group 0, the oldest, is dropped
-      expect(group(0)).toEqual(['new', 'new']);
-      expect(group(2)).toEqual(['old', 'old']); // still cached
+      expect(group(3)).toEqual(['old', 'old']); // still cached
+      expect(group(2)).toEqual(['new', 'new']);
     } finally {
       raw.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -102,9 +102,11 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
 }
 
 /**
- * Read results by key, at most `maxResults` of them and `maxRows` rows in all, oldest out first.
- * A result of more than a quarter of `maxRows` is not kept: it would push out many small ones
- * (a list page is at most 100 rows), or all of them.
+ * Read results by key, at most `maxResults` of them and `maxRows` rows in all, the least
+ * recently used out first: a result served from here moves to the back, so a flood of reads
+ * made once (each first sign-in reads its own new email) pushes out each other, not the list
+ * pages read all the time. A result of more than a quarter of `maxRows` is not kept: it would
+ * push out many small ones (a list page is at most 100 rows), or all of them.
  */
 function resultCache(maxResults: number, maxRows: number) {
   const results = new BoundedMap<string, CachedRows>(maxResults, {
@@ -113,10 +115,13 @@ function resultCache(maxResults: number, maxRows: number) {
   });
   const maxKept = Math.max(1, Math.floor(maxRows / 4));
   return {
-    /** The rows kept under `key`, if they were read at `stamp`. */
+    /** The rows kept under `key`, if they were read at `stamp` (they become the newest). */
     get: (key: string, stamp: number) => {
       const cached = results.get(key);
-      return cached?.stamp === stamp ? cached.rows : undefined;
+      if (cached?.stamp !== stamp) return undefined;
+      results.delete(key);
+      results.set(key, cached);
+      return cached.rows;
     },
     set(key: string, stamp: number, rows: unknown[]) {
       // A result read again is the newest: it goes last, the first to be kept.
