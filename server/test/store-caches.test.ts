@@ -233,21 +233,41 @@ describe('SQLite result cache, by table', () => {
   });
 });
 
-describe('SQLite result cache bounds', () => {
-  it('keeps at most maxRows rows in all, dropping the least recently used results first', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
-    const raw = new SQLite(path.join(dir, 'b.db'));
-    try {
-      raw.exec('create table t (id integer primary key, g integer not null, v text not null)');
-      for (let i = 0; i < 10; i++)
-        raw.prepare('insert into t (g, v) values (?, ?)').run(i % 5, 'old');
-      const cache = cachedSqlite(raw, { maxRows: 9 });
-      const group = (g: number) =>
+/**
+ * A fresh table `t (id, g, v)` with one row per entry of `groups` (its `g`, `v` = 'old'), a
+ * cache over it, and `group(g)`: the `v`s of group g read through the cache. `raw` writes
+ * unseen by the cache (same connection, not through it).
+ */
+function withGroups(
+  groups: number[],
+  maxRows: number,
+  run: (group: (g: number) => string[], raw: SQLite.Database) => void,
+) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
+  const raw = new SQLite(path.join(dir, 'b.db'));
+  try {
+    raw.exec('create table t (id integer primary key, g integer not null, v text not null)');
+    const insert = raw.prepare('insert into t (g, v) values (?, ?)');
+    for (const g of groups) insert.run(g, 'old');
+    const cache = cachedSqlite(raw, { maxRows });
+    run(
+      (g) =>
         (cache.read('select v from t where g = ? order by id', [g]) as Array<{ v: string }>).map(
           (r) => r.v,
-        );
+        ),
+      raw,
+    );
+  } finally {
+    raw.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('SQLite result cache bounds', () => {
+  it('keeps at most maxRows rows in all, dropping the least recently used results first', () => {
+    const groups = Array.from({ length: 10 }, (_, i) => i % 5);
+    withGroups(groups, 9, (group, raw) => {
       for (let g = 0; g < 4; g++) expect(group(g)).toEqual(['old', 'old']);
-      // Unseen by the cache: same connection, not through it.
       raw.prepare("update t set v = 'new'").run();
       expect(group(0)).toEqual(['old', 'old']); // still cached, and now the most recently used
       expect(group(4)).toEqual(['new', 'new']); // 5 × 2 rows > 9: group 1, the least recent, goes
@@ -255,37 +275,19 @@ describe('SQLite result cache bounds', () => {
       expect(group(0)).toEqual(['old', 'old']); // still cached
       expect(group(3)).toEqual(['old', 'old']); // still cached
       expect(group(2)).toEqual(['new', 'new']);
-    } finally {
-      raw.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('SQLite result cache, large results', () => {
   it('does not keep a result of more than a quarter of maxRows, nor drop others for it', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cache-'));
-    const raw = new SQLite(path.join(dir, 'b.db'));
-    try {
-      raw.exec('create table t (id integer primary key, g integer not null, v text not null)');
-      const insert = raw.prepare('insert into t (g, v) values (?, ?)');
-      for (let i = 0; i < 2; i++) insert.run(0, 'old');
-      for (let i = 0; i < 3; i++) insert.run(1, 'old');
-      const cache = cachedSqlite(raw, { maxRows: 8 });
-      const group = (g: number) =>
-        (cache.read('select v from t where g = ? order by id', [g]) as Array<{ v: string }>).map(
-          (r) => r.v,
-        );
+    withGroups([0, 0, 1, 1, 1], 8, (group, raw) => {
       expect(group(0)).toEqual(['old', 'old']); // 2 rows: kept
       expect(group(1)).toEqual(['old', 'old', 'old']); // 3 rows > 8 / 4: read, not kept
-      // Unseen by the cache: same connection, not through it.
       raw.prepare("update t set v = 'new'").run();
       expect(group(0)).toEqual(['old', 'old']); // still cached
       expect(group(1)).toEqual(['new', 'new', 'new']); // read again
-    } finally {
-      raw.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -381,35 +381,29 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
       // session to end, so recording one must say the code was presented again.
       const db = bridge.deps.store.db;
       const now = new Date();
-      const codeHash = `test-${randomBytes(8).toString('hex')}`;
-      await insertHandoff(
-        db,
-        {
-          codeHash,
-          organizationId: embedOrg.id,
-          memberId: 'mem_unused',
-          framingOrigin: HOST,
-          expiresAt: new Date(now.getTime() + 30_000).toISOString(),
-        },
-        now,
-      );
+      /** A handoff code stored for the test, by its hash. */
+      const storedCode = async () => {
+        const codeHash = `test-${randomBytes(8).toString('hex')}`;
+        await insertHandoff(
+          db,
+          {
+            codeHash,
+            organizationId: embedOrg.id,
+            memberId: 'mem_unused',
+            framingOrigin: HOST,
+            expiresAt: new Date(now.getTime() + 30_000).toISOString(),
+          },
+          now,
+        );
+        return codeHash;
+      };
+      const codeHash = await storedCode();
       expect((await redeemHandoff(db, codeHash, now)).status).toBe('redeemed');
       const replay = await redeemHandoff(db, codeHash, now);
       expect(replay).toMatchObject({ status: 'used', row: { sessionId: null } });
       expect(await recordHandoffSession(db, codeHash, 'ses_overtaken')).toBe(false);
       // And the other order: recorded first, then a replay gets the session to end.
-      const second = `test-${randomBytes(8).toString('hex')}`;
-      await insertHandoff(
-        db,
-        {
-          codeHash: second,
-          organizationId: embedOrg.id,
-          memberId: 'mem_unused',
-          framingOrigin: HOST,
-          expiresAt: new Date(now.getTime() + 30_000).toISOString(),
-        },
-        now,
-      );
+      const second = await storedCode();
       expect((await redeemHandoff(db, second, now)).status).toBe('redeemed');
       expect(await recordHandoffSession(db, second, 'ses_recorded')).toBe(true);
       expect(await redeemHandoff(db, second, now)).toMatchObject({
