@@ -51,10 +51,11 @@ async function soak(engine: 'sqlite' | 'postgres'): Promise<EngineReport> {
         ...request,
         onResponse: (status, body, context) => {
           const counts = byStep.get(name)!;
-          const tolerated = expect.includes(status) ? undefined : tolerate?.(status, body);
+          const expected = expect.includes(status);
+          const tolerated = expected ? undefined : tolerate?.(status, body);
           const answer = tolerated ? `${status} ${tolerated}` : String(status);
           counts.set(answer, (counts.get(answer) ?? 0) + 1);
-          if (!expect.includes(status) && !tolerated) unexpected++;
+          if (!expected && !tolerated) unexpected++;
           onResponse?.(status, body, context);
         },
       }),

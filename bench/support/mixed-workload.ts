@@ -45,10 +45,10 @@ export async function seed(bridge: BridgeProcess, data: BridgeData) {
 /** The connection cap's refusal (429 `connections_busy`), as documented. */
 function busyAnswer(body: string): boolean {
   try {
-    const { error } = JSON.parse(body) as { error?: { code?: string; params?: unknown } };
-    return (
-      error?.code === 'connections_busy' && JSON.stringify(error.params) === '{"retryAfter":1}'
-    );
+    const { error } = JSON.parse(body) as {
+      error?: { code?: string; params?: { retryAfter?: unknown } };
+    };
+    return error?.code === 'connections_busy' && error.params?.retryAfter === 1;
   } catch {
     return false;
   }

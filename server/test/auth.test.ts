@@ -325,6 +325,17 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
       body,
     });
 
+  /** The exact 403 refusing `id`'s route to the other credential. */
+  const expectForbidden = (
+    res: { status: number; body: { error?: unknown } },
+    id: string,
+    code: string,
+    detail: string,
+  ) => {
+    expect(res.status, id).toBe(403);
+    expect(res.body.error, id).toEqual({ title: 'Forbidden', code, detail });
+  };
+
   it('has a fixture for every route that names a credential', () => {
     expect(bound.map(([id]) => id).sort()).toEqual(Object.keys(FIXTURES).sort());
   });
@@ -332,12 +343,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
   it('refuses a session token on every API-key route with 403 api_key_required', async () => {
     for (const [id, route] of bound.filter(([, r]) => r.credential === 'apiKey')) {
       const res = await send(route, sessionToken, FIXTURES[id]!.body);
-      expect(res.status, id).toBe(403);
-      expect(res.body.error, id).toEqual({
-        title: 'Forbidden',
-        code: 'api_key_required',
-        detail: 'This needs an API key, not a session token',
-      });
+      expectForbidden(res, id, 'api_key_required', 'This needs an API key, not a session token');
     }
   });
 
@@ -358,12 +364,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
           code: 'invalid_credentials',
         });
       } else {
-        expect(res.status, id).toBe(403);
-        expect(res.body.error, id).toEqual({
-          title: 'Forbidden',
-          code: 'session_required',
-          detail: 'This needs a session token, not an API key',
-        });
+        expectForbidden(res, id, 'session_required', 'This needs a session token, not an API key');
       }
     }
   });

@@ -140,9 +140,8 @@ export const updateOrganizationRow = (
 
 /**
  * Deletes the organization (its members, data sources and embed origin patterns go by
- * foreign-key cascade) and the
- * session revocations, used SSO `jti`s and embed handoff codes kept for it; returns the
- * deleted row.
+ * foreign-key cascade) and the session revocations, used SSO `jti`s and embed handoff codes
+ * kept for it; returns the deleted row.
  */
 export async function deleteOrganizationRow(
   tx: Db,
