@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type Pg from 'pg';
+import Pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/db';
 import { findMemberByEmail } from '../src/store/members';
@@ -325,6 +325,69 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       // Seen with a membership now: a later claim for it brings nothing to create.
       const returning = await claim(5, 'new@example.com');
       expect(returning.member).toEqual(first.member);
+    },
+  );
+
+  pgOnly(
+    'looks each email of a batch up a bounded number of times, not once per pair',
+    async () => {
+      // The claims statement with a batch of n first sign-ins, its plan read back by auto_explain
+      // on a connection of its own (direct: the settings are the session's). Released, it looked
+      // every email of the batch up again for each entry: 2 × n² scans of users_email_key.
+      const n = 32;
+      const client = new Pg.Client({ connectionString: database!.directUrl });
+      await client.connect();
+      const plans: string[] = [];
+      client.on('notice', (msg) => {
+        if (msg.message?.includes('"Plan"')) plans.push(msg.message);
+      });
+      try {
+        await client.query(`load 'auto_explain'`);
+        await client.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on;
+        set auto_explain.log_timing = off; set auto_explain.log_nested_statements = on;
+        set auto_explain.log_format = json; set client_min_messages = log`);
+        const each = <T>(f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
+        const { rows } = await client.query(
+          `select * from bk_sso_claims_creating($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+          $12, $13, $14, $15, $16, $17)`,
+          [
+            `bk:test-${randomUUID()}:sso:org_b`,
+            Date.now() + 60_000,
+            Date.now(),
+            each((i) => `scan${i}`),
+            1000,
+            'org_b',
+            each(() => LATER),
+            NOW,
+            each(() => null),
+            each((i) => `scan${i}@example.com`),
+            each((i) => `usr_scan${i}`),
+            each(() => 'S T'),
+            each(() => 'S'),
+            each(() => 'T'),
+            each((i) => `mem_scan${i}`),
+            each(() => 'MEMBER'),
+            each(() => null),
+          ],
+        );
+        expect(rows.map((r) => r.member_id)).toEqual(each((i) => `mem_scan${i}`));
+        const claims = plans.map((p) => JSON.parse(p.slice(p.indexOf('{'))));
+        const statement = claims.find((c) => c['Query Text']?.includes('with cur as'));
+        expect(statement).toBeDefined();
+        let emailScans = 0;
+        const walk = (node: Record<string, unknown>) => {
+          if (node['Index Name'] === 'users_email_key')
+            emailScans += node['Actual Loops'] as number;
+          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? [])
+            walk(child);
+        };
+        walk(statement.Plan);
+        // Once for "is it new?", once each for the users and memberships it answers with.
+        expect(emailScans).toBeGreaterThanOrEqual(n);
+        expect(emailScans).toBeLessThanOrEqual(3 * n);
+      } finally {
+        await client.end();
+      }
     },
   );
 

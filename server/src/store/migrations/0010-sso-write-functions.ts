@@ -33,8 +33,12 @@ const CLAIMS_COLUMNS = `i int, r int, n int, points int, expire text, claimed bo
       user_full_name text, user_first_name text, user_last_name text, user_title text,
       user_avatar_url text, user_is_email_verified int, user_created_at text`;
 
-/** The claims statement; with `createMembers`, creating what the claims bring (see above). */
-const claimsQuery = (createMembers: boolean) => `
+/**
+ * The claims statement; with `createMembers`, creating what the claims bring (see above). With
+ * `readBackOnce` (migration 0013), the users and memberships it answers with are each gathered
+ * once; here, as released, they are not.
+ */
+const claimsQuery = (createMembers: boolean, readBackOnce: boolean) => `
 with cur as (
   select xmin::text as v from organizations where id = $6
 ), ranked as (
@@ -87,12 +91,12 @@ with cur as (
   select ranked.new_member_id, $6, new_u.id, ranked.role, ranked.groups, $8
   from new_u join ranked on ranked.new_user_id = new_u.id
   returning *
-), m as (
+), m as${readBackOnce ? ' materialized' : ''} (
   select * from new_m
   union all
   select old.* from members old join users u on u.id = old.user_id
   where old.organization_id = $6 and u.email in (select email from ranked)
-), u as (
+), u as${readBackOnce ? ' materialized' : ''} (
   select * from new_u
   union all
   select * from users where email in (select email from ranked)
@@ -111,22 +115,29 @@ from ranked cross join hit
   left join ${createMembers ? 'm' : 'members m'} on m.organization_id = $6 and m.user_id = u.id
 order by ranked.i`;
 
-export const ssoWriteFunctions = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<unknown>) {
-    if (dialect !== 'postgres') return;
-    for (const [name, args, createMembers] of [
-      ['bk_sso_claims', CLAIMS_ARGS, false],
-      ['bk_sso_claims_creating', `${CLAIMS_ARGS}, ${NEW_MEMBER_ARGS}`, true],
-    ] as const) {
-      await sql`create function ${sql.raw(name)}(${sql.raw(args)})
+/** Creates (or replaces) one of the two claims functions; see claimsQuery. */
+export async function createClaimsFunction(
+  db: Kysely<unknown>,
+  createMembers: boolean,
+  readBackOnce: boolean,
+) {
+  const name = createMembers ? 'bk_sso_claims_creating' : 'bk_sso_claims';
+  const args = createMembers ? `${CLAIMS_ARGS}, ${NEW_MEMBER_ARGS}` : CLAIMS_ARGS;
+  await sql`create or replace function ${sql.raw(name)}(${sql.raw(args)})
       returns table (${sql.raw(CLAIMS_COLUMNS)})
       language plpgsql
       as $$
       #variable_conflict use_column
       begin
-        return query ${sql.raw(claimsQuery(createMembers))};
+        return query ${sql.raw(claimsQuery(createMembers, readBackOnce))};
       end $$`.execute(db);
-    }
+}
+
+export const ssoWriteFunctions = (dialect: Dialect): Migration => ({
+  async up(db: Kysely<unknown>) {
+    if (dialect !== 'postgres') return;
+    await createClaimsFunction(db, false, false);
+    await createClaimsFunction(db, true, false);
     await sql`create function bk_new_users_and_members(text[], text[], text[], text[], text[],
       text[], text[], text[], text[], text[])
       returns table (i int, id text, "organizationId" text, "userId" text, role text,

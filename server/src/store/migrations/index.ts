@@ -18,6 +18,7 @@ import { shardedStoreVersion } from './0009-sharded-store-version';
 import { ssoWriteFunctions } from './0010-sso-write-functions';
 import { embedOriginPatterns } from './0011-embed-origin-patterns';
 import { embedHandoffReplays } from './0012-embed-handoff-replays';
+import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -37,6 +38,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0010_sso_write_functions': ssoWriteFunctions(dialect),
     '0011_embed_origin_patterns': embedOriginPatterns(dialect),
     '0012_embed_handoff_replays': embedHandoffReplays(),
+    '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce(dialect),
   };
 }
 
