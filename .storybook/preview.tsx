@@ -62,6 +62,7 @@ function StoryBridge({ parameters, theme, children }: StoryBridgeProps) {
         className="story-frame"
         style={{
           colorScheme: scheme === 'auto' ? 'light dark' : scheme,
+          // theme.css's page colours (test/page-colours.test.ts keeps the copies equal).
           background: 'light-dark(#ffffff, #0d1117)',
           color: 'light-dark(#1f2328, #e6edf3)',
           padding: 16,

@@ -9,6 +9,7 @@ const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
+// theme.css's page colours, light and dark (test/page-colours.test.ts keeps the copies equal).
 const INLINE_STYLE = `<style>body{font:15px/1.5 system-ui,sans-serif;margin:0;padding:1.5rem;color:#1f2328;background:#fff}
 @media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}}h1{font-size:1.2rem}</style>`;
 
