@@ -14,8 +14,9 @@ import type { Dialect } from './dialect';
  * Measured on one 2-core machine (median of 15 calls, client-side, commit included): a batch of
  * 16 first sign-ins 3.4 → 2.2 ms, of 32 8.0 → 3.7 ms. Under `npm run bench sso` (batches of
  * ~15) the function's own time per call went from 1.90–2.04 to 1.74–1.79 ms
- * (`pg_stat_user_functions`). The gain grows with the batch, and batches grow when statements
- * slow down: the quadratic term fed on itself under a burst.
+ * (`pg_stat_user_functions`). The gain grows with the batch; and since a batch is what arrived
+ * while the last statement ran, a slower statement makes the next batch larger, so under a
+ * burst the quadratic term would have fed on itself.
  */
 export const ssoClaimsReadBackOnce = (dialect: Dialect): Migration => ({
   async up(db) {
