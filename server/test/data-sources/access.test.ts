@@ -1,6 +1,7 @@
-import { DataSource, ErrorBody, pageOf } from '@bridgekit/contract';
+import { DataSource, pageOf } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { expectError } from './support';
 
 const MINIMAL = {
   dialect: 'POSTGRES',
@@ -28,16 +29,6 @@ describe.each(ENGINES)('data source roles and visibility on %s', (engine) => {
   let source: DataSource;
 
   const under = (org: string) => `/api/public/organizations/${org}/data-sources`;
-
-  function expectError(
-    res: { status: number; body: unknown },
-    status: number,
-    title: string,
-    code: string,
-  ) {
-    expect(res.status).toBe(status);
-    expect(ErrorBody.parse(res.body).error).toMatchObject({ title, code });
-  }
 
   beforeAll(async () => {
     bridge = await startBridge(engine);

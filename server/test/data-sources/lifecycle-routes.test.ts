@@ -1,8 +1,9 @@
-import { DataSource, ErrorBody, type ErrorCode, type ErrorTitle } from '@bridgekit/contract';
+import { DataSource, ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
 import { runJob, slotOf } from '../../src/lifecycle/jobs';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { expectError } from './support';
 
 const MINIMAL = {
   dialect: 'POSTGRES',
@@ -10,18 +11,6 @@ const MINIMAL = {
   host: 'db.example.com',
   username: 'analyst',
 };
-
-function expectError(
-  res: { status: number; body: unknown },
-  status: number,
-  title: ErrorTitle,
-  code: ErrorCode,
-) {
-  expect(res.status).toBe(status);
-  const error = ErrorBody.parse(res.body).error;
-  expect(error.title).toBe(title);
-  expect(error.code).toBe(code);
-}
 
 /** The health-check, sync and schema routes: who may call them, and every bad input. */
 describe.each(ENGINES)('data source lifecycle routes on %s', (engine) => {

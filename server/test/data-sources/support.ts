@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import { ErrorBody, type ErrorCode, type ErrorTitle } from '@bridgekit/contract';
+import { expect } from 'vitest';
 import type { Deps } from '../../src/deps';
 import { serveBridge, type TestResponse } from '../support/bridge';
+
+/** The answer is this error: its status, and the body's title and code. */
+export function expectError(
+  res: { status: number; body: unknown },
+  status: number,
+  title: ErrorTitle,
+  code: ErrorCode,
+) {
+  expect(res.status).toBe(status);
+  expect(ErrorBody.parse(res.body).error).toMatchObject({ title, code });
+}
 
 /** A fresh AES-256 key as BRIDGE_SECRET_KEY expects it (32 bytes, base64). */
 export const newSecretKey = () => randomBytes(32).toString('base64');
