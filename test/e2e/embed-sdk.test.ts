@@ -276,7 +276,7 @@ describe('the handoff code', () => {
       headers: { referer: `${host.origin}/plain` },
     });
     const location = signIn.headers.get('location') ?? '';
-    const code = location.slice(location.indexOf('#code=') + 6);
+    const code = new URLSearchParams(location.slice(location.indexOf('#') + 1)).get('code') ?? '';
     const used = await main.bridge.request('POST', '/embed/session', {
       body: { code },
       headers: { 'x-bridgekit-embed': '1' },

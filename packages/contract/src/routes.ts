@@ -329,7 +329,7 @@ export const routes = {
     method: 'get',
     path: '/api/sso/jwt',
     summary:
-      'Full-embed sign-in: redirects the frame to the embed page with a single-use handoff code in the fragment (no cookie)',
+      'Full-embed sign-in: redirects the frame to the embed page with a single-use handoff code and the checked framing origin in the fragment (no cookie)',
     tag: 'SSO',
     auth: 'none',
     query: SsoBrowserQuery,

@@ -138,7 +138,9 @@ function browserSignInHandler(deps: Deps) {
       // blocked). The page trades this code for its session at POST /embed/session.
       const code = await issueHandoff(deps, member, allowedOrigin);
       const page = `/embed/orgs/${encodeURIComponent(org.slug)}${embedOptionsQuery(options)}`;
-      res.redirect(302, `${page}#code=${code}`);
+      // The origin rides along for a browser that can't tell the page its parent (Firefox):
+      // where to say a refused code ended the session. The page uses it for messages only.
+      res.redirect(302, `${page}#code=${code}&origin=${encodeURIComponent(allowedOrigin)}`);
     } catch (caught) {
       // A dependency at fault is a 503 page in the iframe too, not a 500.
       const err = unavailableError(caught) ?? caught;

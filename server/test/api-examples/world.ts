@@ -176,7 +176,7 @@ export async function createWorld(
       referer: `${HOST_ORIGIN}/reports`,
     });
     const location = signIn.headers.get('location') ?? '';
-    return location.slice(location.indexOf('#code=') + '#code='.length);
+    return new URLSearchParams(location.slice(location.indexOf('#') + 1)).get('code') ?? '';
   };
   const credentials: Credentials = {
     admin,

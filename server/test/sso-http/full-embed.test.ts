@@ -17,7 +17,7 @@ const EVIL = 'https://evil.example';
 
 type Org = { id: string; slug: string; jwtSecret: string };
 
-const CODE_URL = /^\/embed\/orgs\/[a-z0-9-]+(\?[^#]*)?#code=[A-Za-z0-9_-]{43}$/;
+const CODE_URL = /^\/embed\/orgs\/[a-z0-9-]+(\?[^#]*)?#code=[A-Za-z0-9_-]{43}&origin=[^&]+$/;
 const hashOf = (code: string) => createHash('sha256').update(code).digest('base64url');
 
 describe.each(ENGINES)('full embed on %s', (engine) => {
@@ -73,6 +73,11 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
       const location = res.headers.get('location') ?? '';
       expect(location).toMatch(CODE_URL);
       expect(location.startsWith(`/embed/orgs/${embedOrg.slug}#code=`)).toBe(true);
+      // The origin the bridge checked, for the page's messages where the browser can't say it.
+      expect(new URLSearchParams(location.slice(location.indexOf('#') + 1)).get('origin')).toBe(
+        HOST,
+      );
+      expect(location.endsWith(`&origin=${encodeURIComponent(HOST)}`)).toBe(true);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res.headers.get('set-cookie')).toBeNull();

@@ -92,9 +92,9 @@ export async function startBridgeOn(
   return { ...bridge, engine: 'postgres', databaseUrl: pg.url };
 }
 
-/** The handoff code in a full-embed sign-in redirect's fragment (`…#code=<code>`). */
+/** The handoff code in a full-embed sign-in redirect's fragment (`…#code=<code>&origin=…`). */
 export function handoffCodeOf(location: string | null): string {
-  const code = /#code=([A-Za-z0-9_-]+)$/.exec(location ?? '')?.[1];
+  const code = /#code=([A-Za-z0-9_-]+)&origin=[^&]+$/.exec(location ?? '')?.[1];
   if (!code) throw new Error(`no handoff code in ${location}`);
   return code;
 }

@@ -5,7 +5,7 @@ import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, type Handlers, ok, paginate } from '../../../../stories/fake-bridge';
 import { ada, grace, ORG_ID, tunnelled, warehouse } from '../../../../test/support/fixtures';
-import { EmbedApp, type EmbedConfig, readEmbedConfig, takeHandoffCode } from './embed-app';
+import { EmbedApp, type EmbedConfig, readEmbedConfig, takeHandoff } from './embed-app';
 import { createEmbedSession, renewalDelay } from './embed-session';
 import { hostTargets, postToHost } from './host-messages';
 
@@ -321,7 +321,7 @@ describe('messages to the host', () => {
   });
 });
 
-describe('readEmbedConfig and takeHandoffCode', () => {
+describe('readEmbedConfig and takeHandoff', () => {
   it('reads the page shell’s data-embed, light by default, and refuses anything else', () => {
     expect(
       readEmbedConfig(
@@ -336,12 +336,22 @@ describe('readEmbedConfig and takeHandoffCode', () => {
     expect(readEmbedConfig(undefined)).toBeNull();
   });
 
-  it('takes the code out of the address, keeping the query', () => {
-    window.history.replaceState(null, '', `/embed/orgs/acme?theme=dark#code=${CODE}`);
-    expect(takeHandoffCode()).toBe(CODE);
+  it('takes the code and the sign-in origin out of the address, keeping the query', () => {
+    const origin = encodeURIComponent('https://app.host.example');
+    window.history.replaceState(
+      null,
+      '',
+      `/embed/orgs/acme?theme=dark#code=${CODE}&origin=${origin}`,
+    );
+    expect(takeHandoff()).toEqual({ code: CODE, signInOrigin: 'https://app.host.example' });
     expect(window.location.hash).toBe('');
     expect(window.location.pathname + window.location.search).toBe('/embed/orgs/acme?theme=dark');
-    expect(takeHandoffCode()).toBeNull();
+    expect(takeHandoff()).toEqual({ code: null, signInOrigin: undefined });
+    // Only an origin: a URL with a path, a wildcard or anything unparsable is no target.
+    for (const bad of ['https://app.host.example/x', 'https://*.host.example', 'nope', '']) {
+      window.history.replaceState(null, '', `/embed/orgs/acme#code=${CODE}&origin=${bad}`);
+      expect(takeHandoff(), bad).toEqual({ code: CODE, signInOrigin: undefined });
+    }
   });
 });
 
@@ -422,6 +432,49 @@ describe('EmbedApp', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByRole('heading').textContent).toBe('Could not sign in');
     expect(screen.queryByText('Data sources')).toBeNull();
+  });
+
+  it('tells a host allowed by a wildcard that sign-in failed where the browser has no ancestorOrigins', async () => {
+    // Firefox: no parent origin from the browser, so the sign-in origin from the fragment is
+    // the only target, and only because it matches the organization's wildcard.
+    const postMessage = vi.fn();
+    const parent = Object.getOwnPropertyDescriptor(window, 'parent');
+    Object.defineProperty(window, 'parent', { configurable: true, value: { postMessage } });
+    try {
+      const fetch: FetchLike = async () =>
+        json(401, { error: { title: 'Unauthorized', code: 'embed_code_used' } });
+      const config = { ...CONFIG, frameOrigins: ['https://*.host.example'] };
+      const signIn = (signInOrigin: string | undefined) =>
+        act(async () => {
+          const session = createEmbedSession({ slug: 'acme', fetch, storage: memoryStorage() });
+          render(
+            <EmbedApp
+              config={config}
+              code={CODE}
+              session={session}
+              signInOrigin={signInOrigin}
+              fetch={fetch}
+            />,
+          );
+        });
+      await signIn('https://app.host.example');
+      await screen.findByRole('alert');
+      await vi.waitFor(() =>
+        expect(postMessage).toHaveBeenCalledWith(
+          { type: 'bridgekit:session-ended' },
+          'https://app.host.example',
+        ),
+      );
+      expect(postMessage).toHaveBeenCalledTimes(1);
+      cleanup();
+      // A sign-in origin the organization does not allow is no target; nothing else is either.
+      postMessage.mockClear();
+      await signIn('https://evil.example');
+      await screen.findByRole('alert');
+      expect(postMessage).not.toHaveBeenCalled();
+    } finally {
+      if (parent) Object.defineProperty(window, 'parent', parent);
+    }
   });
 
   it('has no axe violations', async () => {

@@ -35,13 +35,34 @@ export function readEmbedConfig(json: string | undefined): EmbedConfig | null {
   }
 }
 
-/** Takes the handoff code out of the address at once: it never stays in history. */
-export function takeHandoffCode(win: Window = window): string | null {
-  const code = new URLSearchParams(win.location.hash.slice(1)).get('code');
+/** What the sign-in redirect put in the page's fragment. */
+export interface Handoff {
+  /** The single-use handoff code; null on a reload. */
+  code: string | null;
+  /**
+   * The framing origin the bridge checked at sign-in, when the fragment names one (an origin and
+   * nothing more); for messages only (see EmbedAppProps.signInOrigin).
+   */
+  signInOrigin: string | undefined;
+}
+
+/** Takes the handoff out of the address at once: the code never stays in history. */
+export function takeHandoff(win: Window = window): Handoff {
+  const fragment = new URLSearchParams(win.location.hash.slice(1));
   if (win.location.hash) {
     win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
   }
-  return code;
+  return { code: fragment.get('code'), signInOrigin: originOnly(fragment.get('origin')) };
+}
+
+/** `value` when it is an origin and nothing more (no path, no wildcard); else undefined. */
+function originOnly(value: string | null): string | undefined {
+  if (!value || value.includes('*')) return undefined;
+  try {
+    return new URL(value).origin === value ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface EmbedAppProps {
@@ -52,6 +73,13 @@ export interface EmbedAppProps {
   session?: EmbedSessionManager;
   /** The parent's origin as the browser reports it. */
   ancestorOrigin?: string | undefined;
+  /**
+   * The framing origin the bridge checked at sign-in (the redirect's fragment). Before the page
+   * has its session, messages go to it when the browser does not report the parent's origin
+   * (Firefox has no `location.ancestorOrigins`) and it is one of the organization's origins.
+   * Never sent to the bridge: the session is bound to the origin the bridge recorded.
+   */
+  signInOrigin?: string | undefined;
   /** Replaces `fetch` for API calls (tests). */
   fetch?: FetchLike;
 }
@@ -97,9 +125,16 @@ function useEmbedSession(
  * It tells the framing page its height (`bridgekit:resize`) and when its session has ended
  * (`bridgekit:session-ended`). API calls use the bearer token only.
  */
-export function EmbedApp({ config, code, session, ancestorOrigin, fetch }: EmbedAppProps) {
+export function EmbedApp({
+  config,
+  code,
+  session,
+  ancestorOrigin,
+  signInOrigin,
+  fetch,
+}: EmbedAppProps) {
   const [manager, state] = useEmbedSession(config.slug, code, session, ancestorOrigin, fetch);
-  const targets = useHostTargets(state, config.frameOrigins, ancestorOrigin);
+  const targets = useHostTargets(state, config.frameOrigins, ancestorOrigin ?? signInOrigin);
   useSessionEndedMessage(state.status, targets);
   const root = useResizeMessages(targets);
 

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../styles.css';
 import './embed.css';
-import { EmbedApp, readEmbedConfig, takeHandoffCode } from './embed-app';
+import { EmbedApp, readEmbedConfig, takeHandoff } from './embed-app';
 import { parentOrigin } from './host-messages';
 
 // Entry of the full-embed bundle (`npm run build:embed`): mounts into the bridge's page shell.
@@ -12,13 +12,18 @@ import { parentOrigin } from './host-messages';
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
 if (nonce) setNonce(nonce);
 // First thing: the single-use code leaves the address (and so history) before anything runs.
-const code = takeHandoffCode();
+const { code, signInOrigin } = takeHandoff();
 const root = document.getElementById('bridgekit-root');
 const config = root ? readEmbedConfig(root.dataset.embed) : null;
 if (root && config) {
   createRoot(root).render(
     <StrictMode>
-      <EmbedApp config={config} code={code} ancestorOrigin={parentOrigin()} />
+      <EmbedApp
+        config={config}
+        code={code}
+        ancestorOrigin={parentOrigin()}
+        signInOrigin={signInOrigin}
+      />
     </StrictMode>,
   );
 }
