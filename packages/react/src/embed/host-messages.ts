@@ -31,18 +31,19 @@ export function originMatches(patterns: readonly string[], origin: string): bool
 
 /**
  * Where a message to the host may go: the origin that framed the sign-in once the page has its
- * session. Before that (a failed sign-in), the origin the browser reports for the parent when it
- * is one of the organization's (wildcards included), else each of the organization's exact
- * origins: a message addressed
- * to an origin that is not the parent's is dropped by the browser, so only the parent gets it.
+ * session. Before that (a failed sign-in), `parent` when it is one of the organization's
+ * (wildcards included): the parent's origin as the browser reports it, else (Firefox) the one
+ * the bridge checked at sign-in. Else each of the organization's exact origins: a message
+ * addressed to an origin that is not the parent's is dropped by the browser, so only the
+ * parent gets it.
  */
 export function hostTargets(
   framingOrigin: string | null,
   frameOrigins: readonly string[],
-  ancestorOrigin: string | undefined,
+  parent: string | undefined,
 ): string[] {
   if (framingOrigin) return [framingOrigin];
-  if (ancestorOrigin && originMatches(frameOrigins, ancestorOrigin)) return [ancestorOrigin];
+  if (parent && originMatches(frameOrigins, parent)) return [parent];
   // A wildcard is no origin to address: only the exact ones can be tried blind.
   return frameOrigins.filter((origin) => !origin.includes('*'));
 }

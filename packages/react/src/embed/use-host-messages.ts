@@ -6,7 +6,7 @@ import { hostTargets, postToHost } from './host-messages';
 export function useHostTargets(
   state: EmbedSessionState,
   frameOrigins: readonly string[],
-  ancestorOrigin: string | undefined,
+  parent: string | undefined,
 ): string[] {
   const framingOrigin =
     state.status === 'ready'
@@ -15,8 +15,8 @@ export function useHostTargets(
         ? state.framingOrigin
         : null;
   return useMemo(
-    () => hostTargets(framingOrigin, frameOrigins, ancestorOrigin),
-    [framingOrigin, frameOrigins, ancestorOrigin],
+    () => hostTargets(framingOrigin, frameOrigins, parent),
+    [framingOrigin, frameOrigins, parent],
   );
 }
 
