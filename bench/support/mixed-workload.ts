@@ -1,6 +1,7 @@
 // The soak's mixed workload: every public endpoint in turn, per connection, on a seeded world.
 // bench/soak.ts runs it against one bridge; test/scale runs it against several at once.
 import { randomBytes } from 'node:crypto';
+import { ErrorBody } from '@bridgekit/contract';
 import type autocannon from 'autocannon';
 import { type BridgeData, createApiKey } from '../../test/support/bridge-data';
 import type { BridgeProcess } from '../../test/support/bridge-process';
@@ -44,14 +45,18 @@ export async function seed(bridge: BridgeProcess, data: BridgeData) {
 
 /** The connection cap's refusal (429 `connections_busy`), as documented. */
 function busyAnswer(body: string): boolean {
+  let parsed: unknown;
   try {
-    const { error } = JSON.parse(body) as {
-      error?: { code?: string; params?: { retryAfter?: unknown } };
-    };
-    return error?.code === 'connections_busy' && error.params?.retryAfter === 1;
+    parsed = JSON.parse(body);
   } catch {
     return false;
   }
+  const answer = ErrorBody.safeParse(parsed);
+  return (
+    answer.success &&
+    answer.data.error.code === 'connections_busy' &&
+    answer.data.error.params?.retryAfter === 1
+  );
 }
 
 /** One pass over every endpoint; each connection loops over it. */

@@ -1,4 +1,4 @@
-import { ErrorBody, type RouteDef, routes, Timestamp } from '@bridgekit/contract';
+import { ErrorBody, type ErrorCode, type RouteDef, routes, Timestamp } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { hashApiKey } from '../src/domain/api-keys';
@@ -329,7 +329,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
   const expectForbidden = (
     res: { status: number; body: { error?: unknown } },
     id: string,
-    code: string,
+    code: ErrorCode,
     detail: string,
   ) => {
     expect(res.status, id).toBe(403);

@@ -5,6 +5,7 @@ import type { ColorScheme as Theme } from '../provider/theme';
 import { embedMessages as text } from './embed-messages';
 import { EmbedPage } from './embed-page';
 import { createEmbedSession, type EmbedSessionManager } from './embed-session';
+import { parsedOrigin } from './host-messages';
 import { useHostTargets, useResizeMessages, useSessionEndedMessage } from './use-host-messages';
 
 /** What the bridge's page shell hands to the app (`data-embed` on `#bridgekit-root`). */
@@ -52,17 +53,11 @@ export function takeHandoff(win: Window = window): Handoff {
   if (win.location.hash) {
     win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
   }
-  return { code: fragment.get('code'), signInOrigin: originOnly(fragment.get('origin')) };
-}
-
-/** `value` when it is an origin and nothing more (no path, no wildcard); else undefined. */
-function originOnly(value: string | null): string | undefined {
-  if (!value || value.includes('*')) return undefined;
-  try {
-    return new URL(value).origin === value ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const origin = fragment.get('origin');
+  return {
+    code: fragment.get('code'),
+    signInOrigin: origin && parsedOrigin(origin) ? origin : undefined,
+  };
 }
 
 export interface EmbedAppProps {

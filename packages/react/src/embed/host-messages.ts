@@ -3,6 +3,17 @@ export type HostMessage =
   | { type: 'bridgekit:resize'; height: number }
   | { type: 'bridgekit:session-ended' };
 
+/** `value` parsed, when it is an origin and nothing more (no path, no wildcard). */
+export function parsedOrigin(value: string): URL | undefined {
+  if (value.includes('*')) return undefined;
+  try {
+    const url = new URL(value);
+    return url.origin === value ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const WILDCARD = /^(https?):\/\/\*\.([^/:]+)(?::(\d+))?$/;
 
 /**
@@ -11,13 +22,8 @@ const WILDCARD = /^(https?):\/\/\*\.([^/:]+)(?::(\d+))?$/;
  * bridge matches them.
  */
 export function originMatches(patterns: readonly string[], origin: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (url.origin !== origin) return false;
+  const url = parsedOrigin(origin);
+  if (!url) return false;
   return patterns.some((pattern) => {
     if (pattern === origin) return true;
     const m = WILDCARD.exec(pattern);
