@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Organization, SsoSession } from '@bridgekit/contract';
 import { type JWTPayload, SignJWT } from 'jose';
-import { createPgDatabase, startBridge, type TestBridge } from '../support/bridge';
+import { expect } from 'vitest';
+import {
+  createPgDatabase,
+  startBridge,
+  type TestBridge,
+  type TestResponse,
+} from '../support/bridge';
 
 /**
  * The one detail every rejected SSO token gets (bad signature or algorithm, missing claim,
@@ -109,6 +115,37 @@ export const redeemCode = (
     body: { code, ...extra },
     headers: { 'x-bridgekit-embed': '1' },
   });
+
+/**
+ * What concurrent redemptions of one code may answer, and that no session they made lives on
+ * `bridges`. One redemption wins; every other is a replay (401 `embed_code_used`), which ends
+ * the session the winner started, or, overtaking it before its session was recorded, makes the
+ * winner end it too: the winner answers 200, or 401 `embed_code_invalid` when a replay ended its
+ * session before it answered.
+ */
+export async function expectNoRedemptionLives(
+  responses: TestResponse[],
+  bridges: Pick<TestBridge, 'request'>[],
+) {
+  const replays = responses.filter((r) => r.body.error?.code === 'embed_code_used');
+  expect(replays.length).toBeGreaterThanOrEqual(responses.length - 1);
+  for (const res of replays) expect(res.status).toBe(401);
+  const winner = responses.filter((r) => !replays.includes(r));
+  expect(winner.length).toBeLessThanOrEqual(1);
+  const won = winner.filter((r) => r.status === 200);
+  for (const res of winner.filter((r) => r.status !== 200)) {
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('embed_code_invalid');
+  }
+  for (const res of won) {
+    for (const bridge of bridges) {
+      const info = await bridge.request('GET', '/api/sso/session', {
+        key: res.body.data.sessionToken,
+      });
+      expect(info.status).toBe(401);
+    }
+  }
+}
 
 /**
  * A full-embed sign-in framed by `framingOrigin` (GET /api/sso/jwt with its Referer), then the
