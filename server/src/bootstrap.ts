@@ -128,7 +128,7 @@ export async function bootstrap(
       maxAgeSeconds: config.sessionMaxAgeSeconds,
       now,
     }),
-    replay: redis ? redisReplayGuard(redis, now) : storeReplayGuard(store, now),
+    replay: redis ? redisReplayGuard(redis, now, store.pgPool) : storeReplayGuard(store, now),
     probes: {
       store: async () => {
         await store.ping();

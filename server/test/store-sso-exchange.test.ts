@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/store/db';
 import { findMemberByEmail } from '../src/store/members';
 import {
+  checkKeptOrganization,
   findOrganizationWithMember,
   insertNewUserAndMember,
   keptOrganization,
@@ -329,11 +330,78 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
   );
 
   pgOnly(
+    'with the claims in Redis: checks the kept row and creates what a first sign-in brings, in one statement per batch',
+    async () => {
+      const pool = store.pgPool!;
+      await findOrganizationWithMember(store, 'org_b', 'x@example.com');
+      const kept = keptOrganization(pool, 'org_b')!;
+      const proposal = (n: number, email: string) => ({
+        user: { id: `usr_k${n}`, email, fullName: 'K L', firstName: 'K', lastName: 'L' },
+        member: { id: `mem_k${n}`, role: 'ADMIN', groups: '["k"]' },
+      });
+      const check = (n: number, email: string, version = kept.version) =>
+        checkKeptOrganization(pool, 'org_b', version, email, () => proposal(n, email));
+      const { result, statements } = await counted(pool, () =>
+        Promise.all([
+          check(0, 'k0@example.com'),
+          // Together: a new email twice, a user of another organization, a stale row.
+          check(1, 'knew@example.com'),
+          check(2, 'knew@example.com'),
+          check(3, 'one@example.com'),
+          check(4, 'k4@example.com', 'not-the-version'),
+        ]),
+      );
+      const [warm, first, twice, known, stale] = result;
+      // The first alone, the four gathered while it ran together.
+      expect(statements).toBe(2);
+      expect(warm).toMatchObject({ stale: false, member: { id: 'mem_k0', userId: 'usr_k0' } });
+      expect(first.member).toEqual(await findMemberByEmail(store.db, 'org_b', 'knew@example.com'));
+      expect(first.member).toMatchObject({
+        id: 'mem_k1',
+        userId: 'usr_k1',
+        role: 'ADMIN',
+        groups: '["k"]',
+        userFullName: 'K L',
+      });
+      expect(twice).toEqual(first);
+      expect(known).toEqual({ stale: false, member: undefined });
+      expect(stale).toEqual({ stale: true });
+      expect(await existingUsers(['usr_k0', 'usr_k1', 'usr_k2', 'usr_k3', 'usr_k4'])).toEqual([
+        'usr_k0',
+        'usr_k1',
+      ]);
+      // Found stale: the kept row is forgotten, so the exchange reads afresh.
+      expect(keptOrganization(pool, 'org_b')).toBeUndefined();
+
+      // Seen with a membership now: nothing is proposed, the read checks the row.
+      const proposed: string[] = [];
+      await findOrganizationWithMember(store, 'org_b', 'x@example.com');
+      const { version } = keptOrganization(pool, 'org_b')!;
+      const returning = await checkKeptOrganization(
+        pool,
+        'org_b',
+        version,
+        'knew@example.com',
+        () => {
+          proposed.push('asked');
+          return proposal(5, 'knew@example.com');
+        },
+      );
+      expect(returning).toEqual({ stale: false, member: first.member });
+      expect(proposed).toEqual([]);
+      expect(
+        await checkKeptOrganization(pool, 'org_b', 'not-the-version', 'knew@example.com'),
+      ).toEqual({ stale: true });
+    },
+  );
+
+  pgOnly(
     'looks each email of a batch up a bounded number of times, not once per pair',
     async () => {
-      // The claims statement with a batch of n first sign-ins, its plan read back by auto_explain
-      // on a connection of its own (direct: the settings are the session's). Released, it looked
-      // every email of the batch up again for each entry: 2 × n² scans of users_email_key.
+      // The statements that create a batch of n first sign-ins, their plans read back by
+      // auto_explain on a connection of its own (direct: the settings are the session's).
+      // Released, the claims statement looked every email of the batch up again for each entry:
+      // 2 × n² scans of users_email_key.
       const n = 32;
       const client = new Pg.Client({ connectionString: database!.directUrl });
       await client.connect();
@@ -341,13 +409,41 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       client.on('notice', (msg) => {
         if (msg.message?.includes('"Plan"')) plans.push(msg.message);
       });
+      const each = <T>(f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
+      /** The batch's member ids as answered, and the statement's scans of users_email_key. */
+      const scansOf = async (text: string, values: unknown[]) => {
+        plans.length = 0;
+        const { rows } = await client.query(text, values);
+        const statement = plans
+          .map((p) => JSON.parse(p.slice(p.indexOf('{'))))
+          .find((c) => c['Query Text']?.includes('with cur as'));
+        expect(statement).toBeDefined();
+        let emailScans = 0;
+        const walk = (node: Record<string, unknown>) => {
+          if (node['Index Name'] === 'users_email_key')
+            emailScans += node['Actual Loops'] as number;
+          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? [])
+            walk(child);
+        };
+        walk(statement.Plan);
+        return { members: rows.map((r) => r.member_id), emailScans };
+      };
+      const proposals = (tag: string) => [
+        each((i) => `${tag}${i}@example.com`),
+        each((i) => `usr_${tag}${i}`),
+        each(() => 'S T'),
+        each(() => 'S'),
+        each(() => 'T'),
+        each((i) => `mem_${tag}${i}`),
+        each(() => 'MEMBER'),
+        each(() => null),
+      ];
       try {
         await client.query(`load 'auto_explain'`);
         await client.query(`set auto_explain.log_min_duration = 0; set auto_explain.log_analyze = on;
         set auto_explain.log_timing = off; set auto_explain.log_nested_statements = on;
         set auto_explain.log_format = json; set client_min_messages = log`);
-        const each = <T>(f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
-        const { rows } = await client.query(
+        const claims = await scansOf(
           `select * from bk_sso_claims_creating($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
           $12, $13, $14, $15, $16, $17)`,
           [
@@ -360,31 +456,24 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
             each(() => LATER),
             NOW,
             each(() => null),
-            each((i) => `scan${i}@example.com`),
-            each((i) => `usr_scan${i}`),
-            each(() => 'S T'),
-            each(() => 'S'),
-            each(() => 'T'),
-            each((i) => `mem_scan${i}`),
-            each(() => 'MEMBER'),
-            each(() => null),
+            ...proposals('scan'),
           ],
         );
-        expect(rows.map((r) => r.member_id)).toEqual(each((i) => `mem_scan${i}`));
-        const claims = plans.map((p) => JSON.parse(p.slice(p.indexOf('{'))));
-        const statement = claims.find((c) => c['Query Text']?.includes('with cur as'));
-        expect(statement).toBeDefined();
-        let emailScans = 0;
-        const walk = (node: Record<string, unknown>) => {
-          if (node['Index Name'] === 'users_email_key')
-            emailScans += node['Actual Loops'] as number;
-          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? [])
-            walk(child);
-        };
-        walk(statement.Plan);
+        expect(claims.members).toEqual(each((i) => `mem_scan${i}`));
+        // With the claims in Redis: the statement that checks the kept row and creates.
+        const { rows } = await client.query(
+          `select xmin::text as v from organizations where id = 'org_b'`,
+        );
+        const checked = await scansOf(
+          'select * from bk_sso_members_creating($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+          ['org_b', NOW, each(() => rows[0].v), ...proposals('chk')],
+        );
+        expect(checked.members).toEqual(each((i) => `mem_chk${i}`));
         // Once for "is it new?", once each for the users and memberships it answers with.
-        expect(emailScans).toBeGreaterThanOrEqual(n);
-        expect(emailScans).toBeLessThanOrEqual(3 * n);
+        for (const { emailScans } of [claims, checked]) {
+          expect(emailScans).toBeGreaterThanOrEqual(n);
+          expect(emailScans).toBeLessThanOrEqual(3 * n);
+        }
       } finally {
         await client.end();
       }

@@ -10,6 +10,7 @@ import {
   previousSecretLive,
 } from '../domain/jwt-secret';
 import { normalizeEmail } from '../domain/members';
+import type { RateLimitOutcome } from '../rate-limit';
 import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import {
@@ -111,11 +112,27 @@ export async function readTokenOrganization(
 }
 
 /**
+ * A hit counted and a jti claimed by an attempt whose kept organization row then turned out
+ * to have changed (with Redis, see redisReplayGuard): the attempt on the fresh read uses them
+ * instead of counting and claiming again, and gives a fresh claim back if it is refused first.
+ */
+interface HeldClaim {
+  orgId: string;
+  jti: string;
+  outcome: RateLimitOutcome & { fresh: boolean };
+  used: boolean;
+}
+
+/**
  * An attempt that relied on the organization row this process read last found it changed, or
  * could not have it checked: the exchange starts over with a fresh read. Nothing was counted or
- * claimed by the attempt.
+ * claimed by the attempt, or what was is `held`.
  */
-class ReadAfresh extends Error {}
+class ReadAfresh extends Error {
+  constructor(readonly held?: HeldClaim) {
+    super('read afresh');
+  }
+}
 
 type VerifiedHostToken = {
   org: OrganizationRow;
@@ -135,14 +152,24 @@ export async function verifyHostToken(
   token: string,
   options: VerifyHostTokenOptions = {},
 ): Promise<VerifiedHostToken> {
+  let held: HeldClaim | undefined;
   if (options.rateLimit) {
     try {
       return await verifyOnce(deps, token, options, true);
     } catch (err) {
       if (!(err instanceof ReadAfresh)) throw err;
+      held = err.held;
     }
   }
-  return verifyOnce(deps, token, options, false);
+  try {
+    return await verifyOnce(deps, token, options, false, held);
+  } catch (err) {
+    // Refused on the fresh read before the claim was used: the token stays good where allowed.
+    if (held?.outcome.fresh && !held.used) {
+      await deps.replay.release?.(held.orgId, held.jti).catch(() => undefined);
+    }
+    throw err;
+  }
 }
 
 /** What one attempt has learned so far. */
@@ -154,6 +181,7 @@ interface Attempt {
   kept: { version: string; email: string } | undefined;
   checked: boolean;
   admitted: boolean;
+  held: HeldClaim | undefined;
 }
 
 type JtiClaim = { jti: string; expiresAt: Date; claims: SsoClaims };
@@ -163,6 +191,7 @@ async function verifyOnce(
   token: string,
   options: VerifyHostTokenOptions,
   mayUseKept: boolean,
+  held?: HeldClaim,
 ): Promise<VerifiedHostToken> {
   const attempt: Attempt = {
     mayUseKept,
@@ -170,6 +199,7 @@ async function verifyOnce(
     kept: undefined,
     checked: false,
     admitted: false,
+    held,
   };
   const result = await verifySsoToken(token, {
     findOrgSecret: (orgId, unverifiedEmail) =>
@@ -244,7 +274,9 @@ async function admitAndClaim(
       await admit?.(org);
     } catch (refusal) {
       if (attempt.kept) throw new ReadAfresh();
-      await limiter.hit(`sso:${org.id}`, rateLimit);
+      // The hit was counted already (a 429 still comes first).
+      if (heldFor(attempt, org.id, claim)) limiter.enforce(attempt.held!.outcome, rateLimit);
+      else await limiter.hit(`sso:${org.id}`, rateLimit);
       throw refusal;
     }
     if (claim) {
@@ -259,6 +291,12 @@ async function admitAndClaim(
   return claim ? deps.replay.consume(org.id, claim.jti, claim.expiresAt) : true;
 }
 
+/** Whether the attempt holds the hit and claim of an earlier one for this organization and jti. */
+const heldFor = (attempt: Attempt, orgId: string, claim: JtiClaim | undefined) =>
+  attempt.held !== undefined &&
+  attempt.held.orgId === orgId &&
+  (claim === undefined || attempt.held.jti === claim.jti);
+
 /**
  * The hit and the claim in one round trip, where the replay guard keeps the counters (with the
  * kept row's version checked, and the membership read, in the same go): whether the jti was
@@ -272,7 +310,12 @@ async function countAndClaim(
   claim: JtiClaim,
 ): Promise<boolean | undefined> {
   const limiter = deps.limits.sso;
-  const { kept } = attempt;
+  const { kept, held } = attempt;
+  if (heldFor(attempt, org.id, claim)) {
+    held!.used = true;
+    limiter.enforce(held!.outcome, rateLimit);
+    return held!.outcome.fresh;
+  }
   const counted = await deps.replay.consumeCountingHit?.(
     org.id,
     claim.jti,
@@ -285,7 +328,11 @@ async function countAndClaim(
       propose: () => newMemberProposal(claim.claims),
     },
   );
-  if (counted?.stale) throw new ReadAfresh();
+  if (counted?.stale) {
+    throw new ReadAfresh(
+      counted.kept ? { orgId: org.id, jti: claim.jti, outcome: counted, used: false } : undefined,
+    );
+  }
   if (!counted) return undefined;
   if (kept) {
     attempt.checked = true;

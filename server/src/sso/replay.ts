@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
+import type Pg from 'pg';
 import { type Limiter, limiterFault, type RateLimitOutcome } from '../rate-limit';
 import type { Store } from '../store/db';
 import { precompiled } from '../store/precompiled';
 import {
   type CheckedClaim,
+  checkKeptOrganization,
   hitAndClaimJtiRedis,
   keptOrganization,
   type NewMemberProposal,
@@ -42,17 +44,35 @@ export interface ReplayGuard {
     limiter: Limiter,
     key: string,
     check?: ClaimCheck,
-  ): Promise<(RateLimitOutcome & { fresh: boolean } & Partial<CheckedClaim>) | undefined>;
+  ): Promise<CountedClaim | undefined>;
   /**
    * The organization row last read, with its version, when consumeCountingHit with `limiter`
    * can check that version (`check.ifOrgVersion`); undefined otherwise.
    */
   keptOrganization?(orgId: string, limiter: Limiter): VersionedOrganization | undefined;
+  /**
+   * Gives back a jti this process claimed (consumeCountingHit said `fresh`) and has not used:
+   * the exchange that claimed it was refused on a fresh read (see `CountedClaim.kept`).
+   */
+  release?(orgId: string, jti: string): Promise<void>;
 }
 
 /**
+ * What consumeCountingHit did. `stale`: the kept organization row had changed. Then either
+ * nothing was counted or claimed (the store checks the row in the same statement), or, with
+ * `kept`, the hit was counted and the claim made (in Redis, before the store could check the
+ * row): they stand, and the exchange that starts over on a fresh read must use them rather
+ * than count and claim again, and release the claim if it does not use it.
+ */
+export type CountedClaim = RateLimitOutcome & {
+  fresh: boolean;
+  kept?: boolean;
+} & Partial<CheckedClaim>;
+
+/**
  * For consumeCountingHit: count and claim only if the organization row is still at
- * `ifOrgVersion` (else `stale`: nothing happened), and read the membership of `email` with it.
+ * `ifOrgVersion` (else `stale`: nothing happened, or what did is `kept`), and read the
+ * membership of `email` with it.
  */
 export interface ClaimCheck {
   ifOrgVersion: string;
@@ -159,16 +179,50 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
   };
 }
 
-/** Kept in Redis (`REDIS_URL`): `SET NX` with the token's remaining lifetime. */
-export function redisReplayGuard(redis: Redis, now: () => Date): ReplayGuard {
+/**
+ * Kept in Redis (`REDIS_URL`): `SET NX` with the token's remaining lifetime.
+ *
+ * With the store on PostgreSQL (`pgPool`) and the limiter's counters in this Redis, an exchange
+ * may rely on the organization row this process read last: the script counts and claims, then
+ * one statement checks the row's version and reads the membership, creating a first sign-in's
+ * user and membership in the same go (two round trips, where a read first made three). When
+ * the row has changed, what the script did stands (`kept`) and the exchange starts over on a
+ * fresh read with it.
+ */
+export function redisReplayGuard(redis: Redis, now: () => Date, pgPool?: Pg.Pool): ReplayGuard {
   const ttlOf = (expiresAt: Date) => Math.max(1000, expiresAt.getTime() - now().getTime());
+  const countsHere = ({ backend }: Limiter) => backend.kind === 'redis' && backend.client === redis;
+  const release = async (orgId: string, jti: string) => {
+    await redis.del(redisJtiKey(orgId, jti));
+  };
   return {
-    async consumeCountingHit(orgId, jti, expiresAt, limiter, key) {
-      const { backend } = limiter;
-      if (backend.kind !== 'redis' || backend.client !== redis) return undefined;
+    async consumeCountingHit(orgId, jti, expiresAt, limiter, key, check) {
+      if (!countsHere(limiter)) return undefined;
       const claim = { orgId, jti, ttlMs: ttlOf(expiresAt) };
-      return counting(limiter, () => hitAndClaimJtiRedis(redis, limiter, key, claim));
+      const counted = await counting(limiter, () =>
+        hitAndClaimJtiRedis(redis, limiter, key, claim),
+      );
+      if (!check || !pgPool) return counted;
+      try {
+        const { ifOrgVersion, email, propose } = check;
+        const checked = await checkKeptOrganization(
+          pgPool,
+          orgId,
+          ifOrgVersion,
+          email,
+          counted.fresh ? propose : undefined,
+        );
+        return { ...counted, ...checked, kept: checked.stale };
+      } catch (err) {
+        // The store failed the exchange: the token stays good for a retry.
+        if (counted.fresh) await release(orgId, jti).catch(() => undefined);
+        throw err;
+      }
     },
+    keptOrganization(orgId, limiter) {
+      return pgPool && countsHere(limiter) ? keptOrganization(pgPool, orgId) : undefined;
+    },
+    release,
     async consume(orgId, jti, expiresAt) {
       const ttl = ttlOf(expiresAt);
       const key = redisJtiKey(orgId, jti);

@@ -157,20 +157,26 @@ export async function findOrganizationWithMember(
   email: string,
 ): Promise<{ org: OrganizationRow; member: MemberWithGroups | undefined } | undefined> {
   const { pgPool } = store;
-  const row: (OrgWithMemberRow & { orgRowVersion?: string; i?: number }) | undefined = pgPool
-    ? await readOnPg(pgPool, orgId, email)
-    : (await ORG_WITH_MEMBER(store.db, orgId, email))[0];
+  if (pgPool) {
+    const read = await readAndKeep(pgPool, orgId, email);
+    return read && { org: read.org, member: read.member };
+  }
+  const [row] = await ORG_WITH_MEMBER(store.db, orgId, email);
+  return row && splitMember(row);
+}
+
+/** PostgreSQL: findOrganizationWithMember, with the row's version, keeping the row. */
+async function readAndKeep(pool: Pg.Pool, orgId: string, email: string) {
+  const row = await readOnPg(pool, orgId, email);
   if (!row) {
-    if (pgPool) forgetOrganization(pgPool, orgId);
+    forgetOrganization(pool, orgId);
     return undefined;
   }
-  const { orgRowVersion, i: _pair, ...rest } = row;
+  const { orgRowVersion: version, i: _pair, ...rest } = row;
   const { org, member } = splitMember(rest);
-  if (pgPool && orgRowVersion) {
-    keptOn(pgPool).set(org.id, { org, version: orgRowVersion });
-    noteMember(pgPool, org.id, email, member);
-  }
-  return { org, member };
+  keptOn(pool).set(org.id, { org, version });
+  noteMember(pool, org.id, email, member);
+  return { org, member, version };
 }
 
 type MemberColumns = Omit<OrgWithMemberRow, keyof OrganizationRow>;
@@ -510,6 +516,91 @@ export function hitAndClaimJtiRedis(
       resolve,
       reject,
     }),
+  );
+}
+
+// PostgreSQL with the counters and used jtis in Redis (migration 0014): after the script has
+// counted and claimed on the word of a kept organization row, the statement that checks that
+// row's version, reads the membership of the claim's email and, for an email never seen whose
+// claim held, creates its user and membership; for a batch of them per organization.
+const CHECKED_NEW_MEMBERS =
+  'select * from bk_sso_members_creating($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
+
+interface PendingCheck {
+  version: string;
+  email: string;
+  proposal: NewMemberProposal;
+  resolve(outcome: CheckedClaim): void;
+  reject(err: unknown): void;
+}
+
+async function sendChecks(pool: Pg.Pool, orgId: string, batch: PendingCheck[]) {
+  try {
+    const proposed = <T>(pick: (c: PendingCheck) => T) => batch.map(pick);
+    const { rows } = await pool.query({
+      name: statementNameOn(pool, CHECKED_NEW_MEMBERS),
+      text: CHECKED_NEW_MEMBERS,
+      values: [
+        orgId,
+        new Date().toISOString(),
+        proposed((c) => c.version),
+        proposed((c) => c.email),
+        proposed((c) => c.proposal.user.id),
+        proposed((c) => c.proposal.user.fullName),
+        proposed((c) => c.proposal.user.firstName),
+        proposed((c) => c.proposal.user.lastName),
+        proposed((c) => c.proposal.member.id),
+        proposed((c) => c.proposal.member.role),
+        proposed((c) => c.proposal.member.groups),
+      ],
+    });
+    const current = new Map<number, MemberColumns>();
+    for (const raw of rows) {
+      const { i, ...row } = camelRow(raw) as MemberColumns & { i: number };
+      current.set(i - 1, row);
+    }
+    if (current.size < batch.length) forgetOrganization(pool, orgId);
+    for (const [i, c] of batch.entries()) {
+      const row = current.get(i);
+      if (!row) {
+        c.resolve({ stale: true });
+        continue;
+      }
+      const member = memberOf(orgId, row);
+      noteMember(pool, orgId, c.email, member);
+      c.resolve({ stale: false, member });
+    }
+  } catch (err) {
+    for (const c of batch) c.reject(err);
+  }
+}
+
+const checksOn = perOwner((pool: Pg.Pool) =>
+  gathered((orgId: string, batch: PendingCheck[]) => sendChecks(pool, orgId, batch)),
+);
+
+/**
+ * PostgreSQL, with the counters and used jtis elsewhere (Redis): once the claim is made on the
+ * word of the organization row kept at `version`, whether that row is still the current one
+ * (else `stale`) and the membership of `email` (undefined: none). With `propose` (asked only
+ * when this process has not seen a membership for the email), the user and membership it
+ * brings are created in the same statement when the email has never been seen and the row is
+ * current. One round trip, gathered per organization as the claims are.
+ */
+export async function checkKeptOrganization(
+  pool: Pg.Pool,
+  orgId: string,
+  version: string,
+  email: string,
+  propose?: () => NewMemberProposal | undefined,
+): Promise<CheckedClaim> {
+  const proposal = !memberKnown(pool, orgId, email) && propose?.();
+  if (!proposal) {
+    const read = await readAndKeep(pool, orgId, email);
+    return read?.version === version ? { stale: false, member: read.member } : { stale: true };
+  }
+  return new Promise((resolve, reject) =>
+    checksOn(pool)(orgId, { version, email, proposal, resolve, reject }),
   );
 }
 

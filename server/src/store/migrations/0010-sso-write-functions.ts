@@ -32,6 +32,53 @@ const CLAIMS_COLUMNS = `i int, r int, n int, points int, expire text, claimed bo
       member_role text, member_groups text, member_created_at text, user_id text, user_email text,
       user_full_name text, user_first_name text, user_last_name text, user_title text,
       user_avatar_url text, user_is_email_verified int, user_created_at text`;
+/** The membership columns of CLAIMS_COLUMNS, for another function answering the same way. */
+export const MEMBER_COLUMNS = CLAIMS_COLUMNS.slice(CLAIMS_COLUMNS.indexOf('member_id'));
+
+/**
+ * The CTEs that create the user and membership each entry of `ranked` brings for an email never
+ * seen (one user per email, in email order), then gather, once each, the memberships (`m`) and
+ * users (`u`) of the entries' emails, created or already there. `from` is what entries may
+ * create (`ranked`, or those whose claim held), `org` and `at` the organization and the time.
+ */
+export const newMemberCtes = (p: {
+  org: string;
+  at: string;
+  from: string;
+  readBackOnce: boolean;
+}) => `new_u as (
+  insert into users (id, email, full_name, first_name, last_name, title, avatar_url,
+    is_email_verified, created_at)
+  select distinct on (ranked.email) ranked.new_user_id, ranked.email, ranked.full_name,
+    ranked.first_name, ranked.last_name, null, null, 0, ${p.at}
+  from ${p.from}
+  where ranked.new_user_id is not null
+    and not exists (select 1 from users known where known.email = ranked.email)
+  order by ranked.email, ranked.i
+  on conflict (email) do nothing
+  returning *
+), new_m as (
+  insert into members (id, organization_id, user_id, role, groups, created_at)
+  select ranked.new_member_id, ${p.org}, new_u.id, ranked.role, ranked.groups, ${p.at}
+  from new_u join ranked on ranked.new_user_id = new_u.id
+  returning *
+), m as${p.readBackOnce ? ' materialized' : ''} (
+  select * from new_m
+  union all
+  select old.* from members old join users u on u.id = old.user_id
+  where old.organization_id = ${p.org} and u.email in (select email from ranked)
+), u as${p.readBackOnce ? ' materialized' : ''} (
+  select * from new_u
+  union all
+  select * from users where email in (select email from ranked)
+)`;
+
+/** The membership columns (MEMBER_COLUMNS) of `m` and `u`, as the claims functions answer. */
+export const MEMBER_SELECT = `m.id as member_id, m.role as member_role, m.groups as member_groups,
+  m.created_at as member_created_at, u.id as user_id, u.email as user_email,
+  u.full_name as user_full_name, u.first_name as user_first_name,
+  u.last_name as user_last_name, u.title as user_title, u.avatar_url as user_avatar_url,
+  u.is_email_verified as user_is_email_verified, u.created_at as user_created_at`;
 
 /**
  * The claims statement; with `createMembers`, creating what the claims bring (see above). With
@@ -75,41 +122,12 @@ with cur as (
   returning jti
 )${
   createMembers
-    ? `, new_u as (
-  insert into users (id, email, full_name, first_name, last_name, title, avatar_url,
-    is_email_verified, created_at)
-  select distinct on (ranked.email) ranked.new_user_id, ranked.email, ranked.full_name,
-    ranked.first_name, ranked.last_name, null, null, 0, $8
-  from ranked join claim on claim.jti = ranked.jti
-  where ranked.new_user_id is not null
-    and not exists (select 1 from users known where known.email = ranked.email)
-  order by ranked.email, ranked.i
-  on conflict (email) do nothing
-  returning *
-), new_m as (
-  insert into members (id, organization_id, user_id, role, groups, created_at)
-  select ranked.new_member_id, $6, new_u.id, ranked.role, ranked.groups, $8
-  from new_u join ranked on ranked.new_user_id = new_u.id
-  returning *
-), m as${readBackOnce ? ' materialized' : ''} (
-  select * from new_m
-  union all
-  select old.* from members old join users u on u.id = old.user_id
-  where old.organization_id = $6 and u.email in (select email from ranked)
-), u as${readBackOnce ? ' materialized' : ''} (
-  select * from new_u
-  union all
-  select * from users where email in (select email from ranked)
-)`
+    ? `, ${newMemberCtes({ org: '$6', at: '$8', from: 'ranked join claim on claim.jti = ranked.jti', readBackOnce })}`
     : ''
 }
 select ranked.i::int as "i", ranked.r::int as "r", ranked.n::int as "n", hit.points as "points",
   hit.expire::text as "expire", ranked.jti in (select jti from claim) as "claimed",
-  m.id as member_id, m.role as member_role, m.groups as member_groups,
-  m.created_at as member_created_at, u.id as user_id, u.email as user_email,
-  u.full_name as user_full_name, u.first_name as user_first_name,
-  u.last_name as user_last_name, u.title as user_title, u.avatar_url as user_avatar_url,
-  u.is_email_verified as user_is_email_verified, u.created_at as user_created_at
+  ${MEMBER_SELECT}
 from ranked cross join hit
   left join ${createMembers ? 'u' : 'users u'} on u.email = ranked.email
   left join ${createMembers ? 'm' : 'members m'} on m.organization_id = $6 and m.user_id = u.id

@@ -19,6 +19,7 @@ import { ssoWriteFunctions } from './0010-sso-write-functions';
 import { embedOriginPatterns } from './0011-embed-origin-patterns';
 import { embedHandoffReplays } from './0012-embed-handoff-replays';
 import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
+import { ssoMembersAfterRedis } from './0014-sso-members-after-redis';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -39,6 +40,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011_embed_origin_patterns': embedOriginPatterns(dialect),
     '0012_embed_handoff_replays': embedHandoffReplays(),
     '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce(dialect),
+    '0014_sso_members_after_redis': ssoMembersAfterRedis(dialect),
   };
 }
 
