@@ -60,6 +60,7 @@ describe.each(ENGINES)('fuzzed request bodies, built from the contract schemas o
       // A route with a query too gets a valid one here; queries.test.ts fuzzes it.
       const path = pathOf(route, world) + (route.query ? '?include=jwtSecret' : '');
       const seen = new Set<number>();
+      const params = fuzzParameters(RUNS);
       await fc.assert(
         fc.asyncProperty(wire, callers(world), async (body, caller) => {
           const v = body.value;
@@ -69,11 +70,12 @@ describe.each(ENGINES)('fuzzed request bodies, built from the contract schemas o
           seen.add(res.status);
           checkAnswer(route, world, sent, res);
         }),
-        fuzzParameters(RUNS),
+        params,
       );
       // Not vacuous: valid bodies got through to the handler, mutated ones were refused.
-      expect(seen).toContain(REACHED[id] ?? route.status);
-      expect(seen).toContain(400);
+      const replay = `FUZZ_SEED=${params.seed} replays this run`;
+      expect(seen, replay).toContain(REACHED[id] ?? route.status);
+      expect(seen, replay).toContain(400);
     },
     60_000,
   );

@@ -51,6 +51,7 @@ describe.each(ENGINES)('fuzzed query strings, built from the contract schemas on
       const body = route.body
         ? { text: JSON.stringify({ name: 'Query fuzz' }), contentType: 'application/json' }
         : undefined;
+      const params = fuzzParameters(RUNS);
       await fc.assert(
         fc.asyncProperty(queries(schema), callers(world), async (query, caller) => {
           const sent = {
@@ -64,10 +65,11 @@ describe.each(ENGINES)('fuzzed query strings, built from the contract schemas on
           seen.add(res.status);
           checkAnswer(route, world, sent, res);
         }),
-        fuzzParameters(RUNS),
+        params,
       );
-      expect(seen).toContain(REACHED[id] ?? route.status);
-      expect(seen).toContain(400);
+      const replay = `FUZZ_SEED=${params.seed} replays this run`;
+      expect(seen, replay).toContain(REACHED[id] ?? route.status);
+      expect(seen, replay).toContain(400);
     },
     60_000,
   );

@@ -214,7 +214,11 @@ export const fuzzParameters = (numRuns: number): fc.Parameters<unknown> => ({
     const message = `${cause}\n${fc.defaultReportMessage(details) ?? 'property failed'}`;
     throw new Error(message.length > 6000 ? `${message.slice(0, 6000)}… (shortened)` : message);
   },
-  ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
+  // Chosen here rather than by fast-check, so a test's own assertions can name it too:
+  // FUZZ_SEED=<seed> replays a run.
+  seed: process.env.FUZZ_SEED
+    ? Number(process.env.FUZZ_SEED)
+    : Math.floor(Math.random() * 0x7fffffff),
 });
 
 /**
