@@ -14,7 +14,10 @@
 // the same go. When the row has changed, nothing is counted or claimed and the exchange starts
 // over with a fresh read. So what the exchange relies on is what is committed when it claims,
 // exactly as with a read per exchange: rotation, revocation, replay protection and the limits
-// stay what they were.
+// stay what they were. With the counters and used jtis in Redis the script claims first, on the
+// kept row's word, and one statement then checks the row, reads the membership and creates a
+// first sign-in's (checkKeptOrganization); a changed row then starts the exchange over with the
+// claim kept (see redisReplayGuard in sso/replay.ts).
 import type { Redis } from 'ioredis';
 import type Pg from 'pg';
 import { BoundedMap } from '../bounded-map';

@@ -5,7 +5,7 @@ import type { Dialect } from './dialect';
 /**
  * PostgreSQL with the rate-limit counters and used jtis in Redis: a first sign-in's user and
  * membership, created in the statement that checks the kept organization row (see
- * store/sso-exchange.ts, pgCheckedMember). Until now such an exchange took three round trips: the
+ * store/sso-exchange.ts, checkKeptOrganization). Until now such an exchange took three round trips: the
  * organization read, the Redis script, the user and membership. With this it takes two: the
  * script on the kept row, then this statement, which creates only where that row is still the
  * organization's current one (its `xmin`) and answers each entry's membership, created or
