@@ -477,6 +477,55 @@ describe('EmbedApp', () => {
     }
   });
 
+  it.each([
+    ['refused by the bridge', Date.now() + 600_000, ['/api/sso/session/refresh']],
+    ['expired in the tab', Date.now() - 1, []],
+  ])(
+    'tells a host allowed by a wildcard that a reload’s stored session was %s, where the browser has no ancestorOrigins',
+    async (_, expiresAt, asked) => {
+      // Firefox, a reload (no code, no sign-in origin): the stored session's framing origin, as
+      // the bridge recorded it, is the target.
+      const postMessage = vi.fn();
+      const parent = Object.getOwnPropertyDescriptor(window, 'parent');
+      Object.defineProperty(window, 'parent', { configurable: true, value: { postMessage } });
+      try {
+        const stored = {
+          slug: 'acme',
+          sessionToken: 'sess_old',
+          expiresAt,
+          absoluteExpiresAt: Date.now() + 3_600_000,
+          organizationId: ORG_ID,
+          organizationName: 'Acme',
+          memberId: ada.id,
+          framingOrigin: 'https://app.host.example',
+        };
+        const storage = memoryStorage({ 'bridgekit.embed.acme': JSON.stringify(stored) });
+        const fetch = vi.fn<FetchLike>(async () =>
+          json(401, { error: { title: 'Unauthorized', code: 'invalid_credentials' } }),
+        );
+        const config = { ...CONFIG, frameOrigins: ['https://*.host.example'] };
+        await act(async () => {
+          const session = createEmbedSession({ slug: 'acme', fetch, storage });
+          render(<EmbedApp config={config} code={null} session={session} fetch={fetch} />);
+        });
+        const alert = await screen.findByRole('alert');
+        expect(within(alert).getByRole('heading').textContent).toBe('Could not sign in');
+        await vi.waitFor(() =>
+          expect(postMessage).toHaveBeenCalledWith(
+            { type: 'bridgekit:session-ended' },
+            'https://app.host.example',
+          ),
+        );
+        expect(postMessage).toHaveBeenCalledTimes(1);
+        // The stored session is shown at once, its renewal first of what the page asks.
+        expect(fetch.mock.calls.slice(0, 1).map(([url]) => url)).toEqual(asked);
+        expect(storage.items.size).toBe(0);
+      } finally {
+        if (parent) Object.defineProperty(window, 'parent', parent);
+      }
+    },
+  );
+
   it('has no axe violations', async () => {
     setup();
     await screen.findByText('Production warehouse');

@@ -120,8 +120,11 @@ interface SessionCore {
   subscribe(listener: () => void): () => void;
   /** The session is (again) ready: kept in the tab, its renewal armed. */
   ready(session: EmbedSessionInfo): void;
-  /** The session ends for good: no renewal, nothing kept in the tab. */
-  end(reason: EndReason): void;
+  /**
+   * The session ends for good: no renewal, nothing kept in the tab. Its framing origin is the
+   * live session's, else `framingOrigin` when known.
+   */
+  end(reason: EndReason, framingOrigin?: string | null): void;
 }
 
 function sessionCore(options: EmbedSessionOptions): SessionCore {
@@ -155,10 +158,10 @@ function sessionCore(options: EmbedSessionOptions): SessionCore {
       core.set({ status: 'ready', session });
       core.timer.schedule(session);
     },
-    end(reason) {
+    end(reason, known = null) {
       core.timer.stop();
       core.tab.save(null);
-      const framingOrigin = state.status === 'ready' ? state.session.framingOrigin : null;
+      const framingOrigin = state.status === 'ready' ? state.session.framingOrigin : known;
       if (state.status !== 'ended') core.set({ status: 'ended', reason, framingOrigin });
     },
   };
@@ -205,7 +208,12 @@ async function redeem(core: SessionCore, code: string) {
 /** Resumes the tab's stored session, when it has one that is still valid. */
 async function resume(core: SessionCore) {
   const stored = core.tab.read();
-  if (!stored || stored.expiresAt <= core.now() + 1000) return core.end('sign-in-failed');
+  if (!stored || stored.expiresAt <= core.now() + 1000) {
+    // An expired session's framing origin, as the bridge recorded it, still says where the
+    // page is framed (Firefox reports no parent origin).
+    const framingOrigin = typeof stored?.framingOrigin === 'string' ? stored.framingOrigin : null;
+    return core.end('sign-in-failed', framingOrigin);
+  }
   core.set({ status: 'ready', session: stored });
   // A renewal right away checks the stored session is still live on the bridge.
   const live = await renew(core);
