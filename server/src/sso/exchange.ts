@@ -330,7 +330,7 @@ async function countAndClaim(
   );
   if (counted?.stale) {
     throw new ReadAfresh(
-      counted.kept ? { orgId: org.id, jti: claim.jti, outcome: counted, used: false } : undefined,
+      counted.stands ? { orgId: org.id, jti: claim.jti, outcome: counted, used: false } : undefined,
     );
   }
   if (!counted) return undefined;

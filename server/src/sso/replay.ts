@@ -52,7 +52,7 @@ export interface ReplayGuard {
   keptOrganization?(orgId: string, limiter: Limiter): VersionedOrganization | undefined;
   /**
    * Gives back a jti this process claimed (consumeCountingHit said `fresh`) and has not used:
-   * the exchange that claimed it was refused on a fresh read (see `CountedClaim.kept`).
+   * the exchange that claimed it was refused on a fresh read (see `CountedClaim.stands`).
    */
   release?(orgId: string, jti: string): Promise<void>;
 }
@@ -60,18 +60,18 @@ export interface ReplayGuard {
 /**
  * What consumeCountingHit did. `stale`: the kept organization row had changed. Then either
  * nothing was counted or claimed (the store checks the row in the same statement), or, with
- * `kept`, the hit was counted and the claim made (in Redis, before the store could check the
+ * `stands`, the hit was counted and the claim made (in Redis, before the store could check the
  * row): they stand, and the exchange that starts over on a fresh read must use them rather
  * than count and claim again, and release the claim if it does not use it.
  */
 export type CountedClaim = RateLimitOutcome & {
   fresh: boolean;
-  kept?: boolean;
+  stands?: boolean;
 } & Partial<CheckedClaim>;
 
 /**
  * For consumeCountingHit: count and claim only if the organization row is still at
- * `ifOrgVersion` (else `stale`: nothing happened, or what did is `kept`), and read the
+ * `ifOrgVersion` (else `stale`: nothing happened, or what did `stands`), and read the
  * membership of `email` with it.
  */
 export interface ClaimCheck {
@@ -186,7 +186,7 @@ export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
  * may rely on the organization row this process read last: the script counts and claims, then
  * one statement checks the row's version and reads the membership, creating a first sign-in's
  * user and membership in the same go (two round trips, where a read first made three). When
- * the row has changed, what the script did stands (`kept`) and the exchange starts over on a
+ * the row has changed, what the script did stands (`stands`) and the exchange starts over on a
  * fresh read with it.
  */
 export function redisReplayGuard(redis: Redis, now: () => Date, pgPool?: Pg.Pool): ReplayGuard {
@@ -212,7 +212,7 @@ export function redisReplayGuard(redis: Redis, now: () => Date, pgPool?: Pg.Pool
           email,
           counted.fresh ? propose : undefined,
         );
-        return { ...counted, ...checked, kept: checked.stale };
+        return { ...counted, ...checked, stands: checked.stale };
       } catch (err) {
         // The store failed the exchange: the token stays good for a retry.
         if (counted.fresh) await release(orgId, jti).catch(() => undefined);

@@ -5,9 +5,9 @@ import type { Dialect } from './dialect';
 /**
  * PostgreSQL with the rate-limit counters and used jtis in Redis: a first sign-in's user and
  * membership, created in the statement that checks the kept organization row (see
- * store/sso-exchange.ts, checkKeptOrganization). Until now such an exchange took three round trips: the
- * organization read, the Redis script, the user and membership. With this it takes two: the
- * script on the kept row, then this statement, which creates only where that row is still the
+ * checkKeptOrganization in store/sso-exchange.ts). Before it, such an exchange took three round
+ * trips: the organization read, the Redis script, the user and membership. With it, one takes
+ * two: the script on the kept row, then this statement, which creates only where that row is the
  * organization's current one (its `xmin`) and answers each entry's membership, created or
  * already there. An entry whose row has changed gets no row back and nothing written; its
  * exchange starts over on a fresh read, keeping the claim it made in Redis.
