@@ -91,6 +91,20 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       await store.db.selectFrom('users').select('id').where('id', 'in', ids).orderBy('id').execute()
     ).map((u) => u.id);
 
+  /** First sign-ins' proposals: user `usr_<tag><n>` named `first last`, an ADMIN with `groups`. */
+  const proposals =
+    (tag: string, [firstName, lastName]: [string, string], groups: string) =>
+    (n: number, email: string) => ({
+      user: {
+        id: `usr_${tag}${n}`,
+        email,
+        fullName: `${firstName} ${lastName}`,
+        firstName,
+        lastName,
+      },
+      member: { id: `mem_${tag}${n}`, role: 'ADMIN', groups },
+    });
+
   /** The statements sent through `pool.query` while `run` runs. */
   async function counted<T>(pool: Pg.Pool, run: () => Promise<T>) {
     const original = pool.query;
@@ -285,10 +299,7 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       const counter = { keyPrefix: `bk:test-${randomUUID()}:`, windowMs: 60_000, limit: 100 };
       await findOrganizationWithMember(store, 'org_b', 'x@example.com');
       const kept = keptOrganization(pool, 'org_b')!;
-      const proposal = (n: number, email: string) => ({
-        user: { id: `usr_p${n}`, email, fullName: 'P Q', firstName: 'P', lastName: 'Q' },
-        member: { id: `mem_p${n}`, role: 'ADMIN', groups: '["g"]' },
-      });
+      const proposal = proposals('p', ['P', 'Q'], '["g"]');
       const claim = (n: number, email: string, version = kept.version) =>
         hitAndClaim(counter, 'sso:org_b', {
           orgId: 'org_b',
@@ -335,10 +346,7 @@ describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
       const pool = store.pgPool!;
       await findOrganizationWithMember(store, 'org_b', 'x@example.com');
       const kept = keptOrganization(pool, 'org_b')!;
-      const proposal = (n: number, email: string) => ({
-        user: { id: `usr_k${n}`, email, fullName: 'K L', firstName: 'K', lastName: 'L' },
-        member: { id: `mem_k${n}`, role: 'ADMIN', groups: '["k"]' },
-      });
+      const proposal = proposals('k', ['K', 'L'], '["k"]');
       const check = (n: number, email: string, version = kept.version) =>
         checkKeptOrganization(pool, 'org_b', version, email, () => proposal(n, email));
       const { result, statements } = await counted(pool, () =>

@@ -275,7 +275,8 @@ async function admitAndClaim(
     } catch (refusal) {
       if (attempt.kept) throw new ReadAfresh();
       // The hit was counted already (a 429 still comes first).
-      if (heldFor(attempt, org.id, claim)) limiter.enforce(attempt.held!.outcome, rateLimit);
+      const held = heldFor(attempt, org.id, claim);
+      if (held) limiter.enforce(held.outcome, rateLimit);
       else await limiter.hit(`sso:${org.id}`, rateLimit);
       throw refusal;
     }
@@ -291,11 +292,11 @@ async function admitAndClaim(
   return claim ? deps.replay.consume(org.id, claim.jti, claim.expiresAt) : true;
 }
 
-/** Whether the attempt holds the hit and claim of an earlier one for this organization and jti. */
-const heldFor = (attempt: Attempt, orgId: string, claim: JtiClaim | undefined) =>
-  attempt.held !== undefined &&
-  attempt.held.orgId === orgId &&
-  (claim === undefined || attempt.held.jti === claim.jti);
+/** The hit and claim of an earlier attempt for this organization and jti, if it holds them. */
+function heldFor(attempt: Attempt, orgId: string, claim: JtiClaim | undefined) {
+  const { held } = attempt;
+  return held?.orgId === orgId && (!claim || held.jti === claim.jti) ? held : undefined;
+}
 
 /**
  * The hit and the claim in one round trip, where the replay guard keeps the counters (with the
@@ -310,11 +311,12 @@ async function countAndClaim(
   claim: JtiClaim,
 ): Promise<boolean | undefined> {
   const limiter = deps.limits.sso;
-  const { kept, held } = attempt;
-  if (heldFor(attempt, org.id, claim)) {
-    held!.used = true;
-    limiter.enforce(held!.outcome, rateLimit);
-    return held!.outcome.fresh;
+  const { kept } = attempt;
+  const held = heldFor(attempt, org.id, claim);
+  if (held) {
+    held.used = true;
+    limiter.enforce(held.outcome, rateLimit);
+    return held.outcome.fresh;
   }
   const counted = await deps.replay.consumeCountingHit?.(
     org.id,

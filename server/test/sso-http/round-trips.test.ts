@@ -103,6 +103,14 @@ describe.each([
       return rows.length === 1;
     };
 
+    /** The memberships of `email` in `orgId`, as the store holds them (select what to see). */
+    const membershipsOf = (orgId: string, email: string) =>
+      one.deps.store.db
+        .selectFrom('members as m')
+        .innerJoin('users as u', 'u.id', 'm.userId')
+        .where('m.organizationId', '=', orgId)
+        .where('u.email', '=', email);
+
     it(`signs a returning member in with ${returningTrips} PostgreSQL round trip(s), 1 once the organization was read, a new email with one more`, async () => {
       await newOrg();
       const email = `r-${randomBytes(4).toString('hex')}@example.com`;
@@ -167,12 +175,8 @@ describe.each([
       );
       expect(again.status).toBe(200);
       expect(again.body.data.member).toEqual(member);
-      const [row] = await one.deps.store.db
-        .selectFrom('members as m')
-        .innerJoin('users as u', 'u.id', 'm.userId')
+      const [row] = await membershipsOf(org.id, email)
         .select(['m.groups', 'm.role', 'u.firstName', 'u.lastName'])
-        .where('m.organizationId', '=', org.id)
-        .where('u.email', '=', email)
         .execute();
       expect(row).toEqual({ groups: '["x"]', role: 'ADMIN', firstName: 'Ada', lastName: 'L' });
     });
@@ -234,13 +238,7 @@ describe.each([
       expect(signedIn.body.data.member).toMatchObject({ role: 'ADMIN', user: { email } });
       expect(signedIn.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 2));
       expect(await jtiUsed(org.id, claims.jti)).toBe(true);
-      const members = await one.deps.store.db
-        .selectFrom('members as m')
-        .innerJoin('users as u', 'u.id', 'm.userId')
-        .select('m.id')
-        .where('m.organizationId', '=', org.id)
-        .where('u.email', '=', email)
-        .execute();
+      const members = await membershipsOf(org.id, email).select('m.id').execute();
       expect(members).toEqual([{ id: signedIn.body.data.member.id }]);
       // The token is spent.
       const replay = await exchange(two, jwt);
@@ -482,13 +480,7 @@ describe.each([
         exchange(one, await signHs256(claimsFor(org.id, { email, groups }), org.jwtSecret));
       expect((await sign(['a'])).status).toBe(200);
       expect((await sign(['b'])).status).toBe(200);
-      const [row] = await one.deps.store.db
-        .selectFrom('members as m')
-        .innerJoin('users as u', 'u.id', 'm.userId')
-        .select('m.groups')
-        .where('m.organizationId', '=', org.id)
-        .where('u.email', '=', email)
-        .execute();
+      const [row] = await membershipsOf(org.id, email).select('m.groups').execute();
       expect(row?.groups).toBe(JSON.stringify(['b']));
     });
   },
