@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap';
 import {
@@ -176,7 +177,8 @@ export async function runCli(
   return command.run({ ...parsed, out, getDeps });
 }
 
-async function main() {
+/** `bridge …` as a program: reads process.argv and the environment, sets the exit code. */
+export async function main() {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help')) {
     process.stdout.write(`${USAGE}\n`);
@@ -212,4 +214,5 @@ async function main() {
   }
 }
 
-if (process.argv[1] && /cli\.ts$|bridge(\.js)?$/.test(process.argv[1])) await main();
+// Started as a program (`node server/dist/cli.js`); the `bridge` bin calls main() itself.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

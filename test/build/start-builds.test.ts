@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BUNDLE } from '../../server/build.mjs';
 import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait';
 
@@ -103,5 +104,14 @@ describe('what npm start builds', () => {
       'embed: unchanged, not rebuilt',
       'server: unchanged, not rebuilt',
     ]);
+  });
+
+  it('builds the CLI with the server: plain node runs server/dist/cli.js', async () => {
+    await run(process.execPath, [path.join(ROOT, 'scripts/build-cache.mjs'), 'server'], {
+      cwd: ROOT,
+    });
+    const help = await run(process.execPath, [CLI_BUNDLE, '--help'], { cwd: ROOT });
+    expect(help.stdout).toMatch(/^Usage: bridge <command>\n/);
+    expect(help.stdout).toContain('keys list --email E');
   });
 });
