@@ -16,6 +16,7 @@ import { createApiKeyForEmail } from './domain/api-key-admin';
 import { rotateSecrets } from './domain/rotate-secrets';
 import { createLogger } from './log';
 import { listApiKeys, revokeApiKey } from './store/api-keys';
+import { describeStore } from './store/location';
 import { findUserByEmail } from './store/users';
 
 async function createKey({ values, out, getDeps }: CommandInput) {
@@ -145,7 +146,8 @@ const USAGE = `Usage: bridge <command>
 
 ${COMMANDS.map((command) => command.usage).join('\n')}
 
-Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...).`;
+Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...), so it opens
+the same store from any directory (SQLite in server/.data unless set), and names it on stderr.`;
 
 /** Runs one CLI command; output goes to `out`, and errors are thrown for the caller to print. */
 export async function runCli(
@@ -194,6 +196,10 @@ export async function main() {
       argv,
       (line) => process.stdout.write(`${line}\n`),
       async () => {
+        // Said before opening, so a failure to open names the store it was.
+        process.stderr.write(
+          `bridge: store ${describeStore({ ...config, directUrl: config.databaseDirectUrl })}\n`,
+        );
         deps = await bootstrap(config, log);
         return deps;
       },
