@@ -44,7 +44,7 @@ export const TARGETS = {
   },
   server: {
     inputs: ['server/src', 'server/build.mjs', 'server/package.json', ...SHARED],
-    outputs: ['server/dist/main.js', 'server/dist/cli.js'],
+    outputs: ['server/dist/main.js', 'server/dist/cli.js', 'server/dist/scalar.js'],
     stamp: 'server/dist/.inputs.sha256',
     async build() {
       const { buildServer } = await import('../server/build.mjs');

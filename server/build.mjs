@@ -1,9 +1,11 @@
 // Bundles the bridge (server/dist/main.js) and the `bridge` CLI (server/dist/cli.js) so both run
 // plain node: faster start, and none of the TypeScript loader's memory. Native and lazily loaded
-// modules stay external. `npm start`, `npx bridge`, the benchmarks and the process tests all
-// build through buildServer().
+// modules stay external. Scalar's prebuilt browser bundle is copied beside them, so the /docs
+// renderer is a build-time dependency only. `npm start`, `npx bridge`, the benchmarks and the
+// process tests all build through buildServer().
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,6 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
 export const SERVER_BUNDLE = path.join(dist, 'main.js');
 export const CLI_BUNDLE = path.join(dist, 'cli.js');
+export const SCALAR_BUNDLE = path.join(dist, 'scalar.js');
 
 /**
  * The node flags of `npm run serve -w server` (what `npm start` runs), read from its script so
@@ -34,9 +37,15 @@ function replaceAtomically(file, write) {
   fs.renameSync(tmp, file);
 }
 
+/** Scalar's self-contained browser bundle, as npm installed it (a devDependency). */
+function scalarStandalone() {
+  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  return path.join(path.dirname(entry), 'browser', 'standalone.js');
+}
+
 /**
- * Builds both bundles; files are written under a temporary name and renamed, so a process
- * starting at the same moment never reads a half-written bundle.
+ * Builds both bundles and copies the reference renderer; files are written under a temporary
+ * name and renamed, so a process starting at the same moment never reads a half-written file.
  */
 export async function buildServer() {
   const { build } = await import('esbuild');
@@ -79,6 +88,7 @@ export async function buildServer() {
   for (const file of result.outputFiles) {
     replaceAtomically(file.path, (tmp) => fs.writeFileSync(tmp, file.contents));
   }
+  replaceAtomically(SCALAR_BUNDLE, (tmp) => fs.copyFileSync(scalarStandalone(), tmp));
   return SERVER_BUNDLE;
 }
 
