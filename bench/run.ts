@@ -1,5 +1,5 @@
 // `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
-// start, lifecycle, growth, preflight.
+// start, cli, lifecycle, growth, preflight.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
@@ -7,6 +7,7 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   hostile: () => import('./hostile'),
   pooler: () => import('./pooler'),
   start: () => import('./start'),
+  cli: () => import('./cli'),
   lifecycle: () => import('./lifecycle'),
   growth: () => import('./growth'),
   preflight: () => import('./preflight'),

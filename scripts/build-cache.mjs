@@ -1,7 +1,8 @@
-// Rebuilds the full-embed bundle and the server bundle only when their inputs changed since
-// their last build, so `npm start` with nothing changed goes straight to serving. A build's
-// inputs are hashed by content (paths and bytes; tests excluded) and the hash is written next to
-// its outputs once the build succeeds. `node scripts/build-cache.mjs [embed|server…]`.
+// Rebuilds the full-embed bundle and the server bundles (the bridge and the `bridge` CLI) only
+// when their inputs changed since their last build, so `npm start` and `npx bridge` with nothing
+// changed go straight to running. A build's inputs are hashed by content (paths and bytes; tests
+// excluded) and the hash is written next to its outputs once the build succeeds.
+// `node scripts/build-cache.mjs [embed|server…]`.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,7 +44,7 @@ export const TARGETS = {
   },
   server: {
     inputs: ['server/src', 'server/build.mjs', 'server/package.json', ...SHARED],
-    outputs: ['server/dist/main.js'],
+    outputs: ['server/dist/main.js', 'server/dist/cli.js', 'server/dist/scalar.js'],
     stamp: 'server/dist/.inputs.sha256',
     async build() {
       const { buildServer } = await import('../server/build.mjs');
@@ -76,17 +77,33 @@ export function inputsHash(target) {
   return hash.digest('hex');
 }
 
-/** Builds `target` unless its outputs exist and were built from the inputs as they are now. */
-export async function ensureBuilt(target) {
+/** The hash a target's outputs were built from; undefined when it was never built. */
+function stampOf(stampPath) {
+  try {
+    return fs.readFileSync(stampPath, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Builds `target` unless its outputs exist and were built from the inputs as they are now;
+ * `onBuild` is called just before a build starts (to tell a waiting user why).
+ */
+export async function ensureBuilt(target, { onBuild } = {}) {
   const { outputs, stamp, build } = TARGETS[target];
   const wanted = inputsHash(target);
   const stampPath = path.join(ROOT, stamp);
   const fresh =
-    outputs.every((file) => fs.existsSync(path.join(ROOT, file))) &&
-    fs.readFileSync(stampPath, { encoding: 'utf8', flag: 'a+' }) === wanted;
+    outputs.every((file) => fs.existsSync(path.join(ROOT, file))) && stampOf(stampPath) === wanted;
   if (fresh) return false;
+  onBuild?.();
   await build();
-  fs.writeFileSync(stampPath, wanted);
+  // Renamed into place: a process checking at the same moment reads the old stamp or the new.
+  const tmp = `${stampPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(tmp, wanted);
+  fs.renameSync(tmp, stampPath);
   return true;
 }
 

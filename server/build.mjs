@@ -1,14 +1,19 @@
-// Bundles the bridge into server/dist/main.js so production runs plain node: faster start, and
-// none of the TypeScript loader's memory. Native and lazily loaded modules stay external.
-// `npm start`, the benchmarks and the process tests all build through buildServer().
+// Bundles the bridge (server/dist/main.js) and the `bridge` CLI (server/dist/cli.js) so both run
+// plain node: faster start, and none of the TypeScript loader's memory. Native and lazily loaded
+// modules stay external. Scalar's prebuilt browser bundle is copied beside them, so the /docs
+// renderer is a build-time dependency only. `npm start`, `npx bridge`, the benchmarks and the
+// process tests all build through buildServer().
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SERVER_BUNDLE = path.join(here, 'dist/main.js');
+const dist = path.join(here, 'dist');
+export const SERVER_BUNDLE = path.join(dist, 'main.js');
+export const CLI_BUNDLE = path.join(dist, 'cli.js');
+export const SCALAR_BUNDLE = path.join(dist, 'scalar.js');
 
 /**
  * The node flags of `npm run serve -w server` (what `npm start` runs), read from its script so
@@ -25,12 +30,29 @@ export function serveNodeFlags() {
   return words.slice(1, -1);
 }
 
-/** Builds the bundle; files are written under a temporary name and renamed, so a process
- * starting at the same moment never reads a half-written bundle. */
+/** Writes `file` under a temporary name (`write(tmp)`), then renames it into place. */
+function replaceAtomically(file, write) {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  write(tmp);
+  fs.renameSync(tmp, file);
+}
+
+/** Scalar's self-contained browser bundle, as npm installed it (a devDependency). */
+function scalarStandalone() {
+  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  return path.join(path.dirname(entry), 'browser', 'standalone.js');
+}
+
+/**
+ * Builds both bundles and copies the reference renderer; files are written under a temporary
+ * name and renamed, so a process starting at the same moment never reads a half-written file.
+ */
 export async function buildServer() {
+  const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [path.join(here, 'src/main.ts')],
-    outfile: SERVER_BUNDLE,
+    // Two self-contained bundles (no shared chunks): each starts by reading one file.
+    entryPoints: { main: path.join(here, 'src/main.ts'), cli: path.join(here, 'src/cli.ts') },
+    outdir: dist,
     bundle: true,
     platform: 'node',
     // Our packages from src/ (their exports' `bridgekit-source` condition), no build needed.
@@ -62,12 +84,11 @@ export async function buildServer() {
     logLevel: 'warning',
     write: false,
   });
-  fs.mkdirSync(path.dirname(SERVER_BUNDLE), { recursive: true });
+  fs.mkdirSync(dist, { recursive: true });
   for (const file of result.outputFiles) {
-    const tmp = `${file.path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(tmp, file.contents);
-    fs.renameSync(tmp, file.path);
+    replaceAtomically(file.path, (tmp) => fs.writeFileSync(tmp, file.contents));
   }
+  replaceAtomically(SCALAR_BUNDLE, (tmp) => fs.copyFileSync(scalarStandalone(), tmp));
   return SERVER_BUNDLE;
 }
 

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap';
 import {
@@ -15,6 +16,7 @@ import { createApiKeyForEmail } from './domain/api-key-admin';
 import { rotateSecrets } from './domain/rotate-secrets';
 import { createLogger } from './log';
 import { listApiKeys, revokeApiKey } from './store/api-keys';
+import { describeStore } from './store/location';
 import { findUserByEmail } from './store/users';
 
 async function createKey({ values, out, getDeps }: CommandInput) {
@@ -144,7 +146,8 @@ const USAGE = `Usage: bridge <command>
 
 ${COMMANDS.map((command) => command.usage).join('\n')}
 
-Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...).`;
+Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...), so it opens
+the same store from any directory (SQLite in server/.data unless set), and names it on stderr.`;
 
 /** Runs one CLI command; output goes to `out`, and errors are thrown for the caller to print. */
 export async function runCli(
@@ -176,7 +179,8 @@ export async function runCli(
   return command.run({ ...parsed, out, getDeps });
 }
 
-async function main() {
+/** `bridge …` as a program: reads process.argv and the environment, sets the exit code. */
+export async function main() {
   const argv = process.argv.slice(2);
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help')) {
     process.stdout.write(`${USAGE}\n`);
@@ -192,6 +196,10 @@ async function main() {
       argv,
       (line) => process.stdout.write(`${line}\n`),
       async () => {
+        // Said before opening, so a failure to open names the store it was.
+        process.stderr.write(
+          `bridge: store ${describeStore({ ...config, directUrl: config.databaseDirectUrl })}\n`,
+        );
         deps = await bootstrap(config, log);
         return deps;
       },
@@ -212,4 +220,5 @@ async function main() {
   }
 }
 
-if (process.argv[1] && /cli\.ts$|bridge(\.js)?$/.test(process.argv[1])) await main();
+// Started as a program (`node server/dist/cli.js`); the `bridge` bin calls main() itself.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -1,5 +1,13 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/**
+ * The default data dir, `server/.data`, whoever starts the bridge or the CLI and from wherever:
+ * anchored to this module (server/src/config.ts, or the bundles in server/dist), never to the
+ * current directory, so every process of one checkout opens one store.
+ */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
 
 const bool = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
@@ -32,7 +40,9 @@ const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(0, 65535).default(4000),
   HOST: z.string().min(1).optional(),
-  BRIDGE_DATA_DIR: z.string().min(1).default('./.data'),
+  BRIDGE_DATA_DIR: z.string().min(1).optional(),
+  // Where npm was invoked (npm start, npx bridge): what a relative BRIDGE_DATA_DIR is relative to.
+  INIT_CWD: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
@@ -185,7 +195,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
-    dataDir: path.resolve(e.BRIDGE_DATA_DIR),
+    // A relative BRIDGE_DATA_DIR is the caller's: it resolves against the directory where the
+    // command was typed, not the one npm runs the script in.
+    dataDir: e.BRIDGE_DATA_DIR
+      ? path.resolve(e.INIT_CWD ?? process.cwd(), e.BRIDGE_DATA_DIR)
+      : DEFAULT_DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
     pgPoolSize: e.BRIDGE_PG_POOL_SIZE,

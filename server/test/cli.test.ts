@@ -15,6 +15,13 @@ const SECRETS = {
   BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
 };
 
+/** What the CLI writes on stderr before opening the store, and nothing else when all is well. */
+function storeLine(dataDir: string, databaseUrl?: string): string {
+  if (!databaseUrl) return `bridge: store SQLite ${path.join(dataDir, 'bridge.db')}\n`;
+  const url = new URL(databaseUrl);
+  return `bridge: store PostgreSQL ${url.hostname}:${url.port}${url.pathname}\n`;
+}
+
 describe.each(ENGINES)('bridge CLI on %s', (engine) => {
   let bridge: TestBridge;
   let env: Record<string, string | undefined>;
@@ -37,9 +44,26 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
     expect(created.stdout).toMatch(/^bk_key_[A-Za-z0-9]{32}\n$/);
   });
 
-  it('keys create writes nothing to stderr when all is well', () => {
-    expect(created.stderr).toBe('');
+  it('keys create writes only which store it opened to stderr when all is well', () => {
+    expect(created.stderr).toBe(storeLine(bridge.dataDir, bridge.databaseUrl));
   });
+
+  it.runIf(engine !== 'sqlite')(
+    'names a PostgreSQL store by host, port and database, never by its user or password',
+    async () => {
+      const url = new URL(bridge.databaseUrl as string);
+      url.username = 'postgres';
+      url.password = 'pw-never-shown-7f3a';
+      const res = await runBridgeCli(['keys', 'list', '--email', email], {
+        ...env,
+        DATABASE_URL: url.toString(),
+      });
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe(storeLine(bridge.dataDir, bridge.databaseUrl));
+      expect(res.stderr).not.toContain('pw-never-shown');
+      expect(res.stderr).not.toContain('postgres@');
+    },
+  );
 
   it('keys create makes a key that works against a bridge on the same store', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
@@ -121,7 +145,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
         ['members', 'set-role', '--org', org.id, '--email', member, '--role', 'ADMIN'],
         env,
       );
-      expect(promote.stderr).toBe('');
+      expect(promote.stderr).toBe(storeLine(bridge.dataDir, bridge.databaseUrl));
       expect(promote.code).toBe(0);
       expect(promote.stdout).toMatch(new RegExp(`^mem_\\w+\\t${member}\\tADMIN\\n$`));
       const demoteBoth = async (email: string) =>
@@ -160,7 +184,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
         ['members', 'remove', '--org', org.id, '--email', leaving.email],
         env,
       );
-      expect(res.stderr).toBe('');
+      expect(res.stderr).toBe(storeLine(bridge.dataDir, bridge.databaseUrl));
       expect(res.code).toBe(0);
       expect(res.stdout).toMatch(new RegExp(`^removed mem_\\w+\\t${leaving.email}\\n$`));
       const access = await bridge.request('GET', `/api/public/organizations/${org.id}`, {
@@ -190,7 +214,7 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
       const admin = await bridge.newUser();
       const org = await createOrg(bridge, admin.key, { name: 'CLI Rotate' });
       const res = await runBridgeCli(['orgs', 'rotate-secret', '--org', org.id], env);
-      expect(res.stderr).toBe('');
+      expect(res.stderr).toBe(storeLine(bridge.dataDir, bridge.databaseUrl));
       expect(res.code).toBe(0);
       expect(res.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
       const secret = res.stdout.trim();
@@ -238,6 +262,96 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     });
+  });
+});
+
+describe('the store the CLI opens, wherever it runs', { timeout: 60_000 }, () => {
+  const ROOT = path.resolve(import.meta.dirname, '../..');
+  let bridge: TestBridge;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    bridge = await startBridge('sqlite', SECRETS);
+    env = { ...SECRETS, BRIDGE_DATA_DIR: bridge.dataDir };
+  });
+  afterAll(() => bridge.stop());
+
+  it('sees the same keys and organizations from the repository root and from server/', async () => {
+    const admin = await bridge.newUser();
+    const org = await createOrg(bridge, admin.key, { name: 'Seen From Anywhere' });
+    const fromRoot = { cwd: ROOT };
+    const fromServer = { cwd: path.join(ROOT, 'server') };
+    const line = storeLine(bridge.dataDir);
+
+    const created = await runBridgeCli(
+      ['keys', 'create', '--email', 'anywhere@example.com'],
+      env,
+      undefined,
+      fromRoot,
+    );
+    expect(created.stderr).toBe(line);
+    expect(created.code).toBe(0);
+    const listed = await runBridgeCli(
+      ['keys', 'list', '--email', 'anywhere@example.com'],
+      env,
+      undefined,
+      fromServer,
+    );
+    expect(listed.stderr).toBe(line);
+    expect(listed.stdout).toContain(`bk_key_…${created.stdout.trim().slice(-4)}\tactive`);
+
+    // The organization the API created is there for both: never "no organization with id".
+    const added = await runBridgeCli(
+      ['members', 'add', '--org', org.id, '--email', 'anywhere@example.com', '--role', 'MEMBER'],
+      env,
+      undefined,
+      fromServer,
+    );
+    expect(added.stderr).toBe(line);
+    expect(added.code).toBe(0);
+    const promoted = await runBridgeCli(
+      [
+        'members',
+        'set-role',
+        '--org',
+        org.id,
+        '--email',
+        'anywhere@example.com',
+        '--role',
+        'ADMIN',
+      ],
+      env,
+      undefined,
+      fromRoot,
+    );
+    expect(promoted.stderr).toBe(line);
+    expect(promoted.code).toBe(0);
+    const members = await bridge.request('GET', `/api/public/organizations/${org.id}/members`, {
+      key: admin.key,
+    });
+    expect(members.body.data.map((m: Member) => [m.user.email, m.role])).toContainEqual([
+      'anywhere@example.com',
+      'ADMIN',
+    ]);
+  });
+
+  it('resolves a relative BRIDGE_DATA_DIR against the directory it runs in, and says so', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cli-rel-'));
+    try {
+      const res = await runBridgeCli(
+        ['migrate'],
+        { ...SECRETS, BRIDGE_DATA_DIR: 'rel-data' },
+        undefined,
+        {
+          cwd: dir,
+        },
+      );
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe(storeLine(path.join(fs.realpathSync(dir), 'rel-data')));
+      expect(fs.existsSync(path.join(dir, 'rel-data', 'bridge.db'))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -14,14 +14,25 @@ describe('loadConfig', () => {
     expect(loadConfig({}).port).toBe(4000);
   });
 
-  it('defaults the data dir to ./.data, resolved to an absolute path', () => {
-    const config = loadConfig({});
-    expect(config.dataDir).toBe(path.resolve('.data'));
-    expect(path.isAbsolute(config.dataDir)).toBe(true);
+  it('defaults the data dir to server/.data, not to the current directory', () => {
+    const serverDir = path.resolve(import.meta.dirname, '..');
+    // The tests run from the repository root, where ./.data is another directory.
+    expect(process.cwd()).not.toBe(serverDir);
+    expect(loadConfig({}).dataDir).toBe(path.join(serverDir, '.data'));
   });
 
-  it('resolves a relative BRIDGE_DATA_DIR', () => {
+  it('resolves a relative BRIDGE_DATA_DIR against the current directory', () => {
     expect(loadConfig({ BRIDGE_DATA_DIR: 'some/dir' }).dataDir).toBe(path.resolve('some/dir'));
+  });
+
+  it('resolves a relative BRIDGE_DATA_DIR against INIT_CWD, where npm was invoked', () => {
+    const config = loadConfig({ BRIDGE_DATA_DIR: 'some/dir', INIT_CWD: '/home/me/project' });
+    expect(config.dataDir).toBe('/home/me/project/some/dir');
+  });
+
+  it('keeps an absolute BRIDGE_DATA_DIR as it is, whatever INIT_CWD says', () => {
+    const config = loadConfig({ BRIDGE_DATA_DIR: '/srv/bridge', INIT_CWD: '/home/me/project' });
+    expect(config.dataDir).toBe('/srv/bridge');
   });
 
   it('defaults to development', () => {

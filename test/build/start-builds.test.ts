@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BUNDLE } from '../../server/build.mjs';
 import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait';
 
@@ -11,6 +12,45 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'bk-embed-build-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `scripts/start.mjs` (what `npm start` runs) typed in `cwd`; resolves once /healthz is 200. */
+async function npmStart(cwd: string, env: Record<string, string>) {
+  const port = await freePort();
+  const { NODE_ENV: _shell, INIT_CWD: _npm, ...inherited } = process.env;
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+    cwd,
+    env: { ...inherited, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk) => {
+      out += String(chunk);
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let running = true;
+  const stop = async () => {
+    running = false;
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const died = exited.then((code) => {
+    if (running) throw new Error(`npm start exited (${code}) before /healthz answered:\n${out}`);
+  });
+  const healthy = waitFor(
+    async () => running && (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200,
+    { timeoutMs: 120_000, what: '/healthz after npm start' },
+  );
+  healthy.catch(() => undefined);
+  try {
+    await Promise.race([healthy, died]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { output: () => out, stop };
+}
 
 describe('what npm start builds', () => {
   it('builds the same production full-embed bundle whatever NODE_ENV the shell has', async () => {
@@ -52,37 +92,23 @@ describe('what npm start builds', () => {
     const embedDist = path.join(ROOT, 'packages/react/dist/embed');
     mkdirSync(embedDist, { recursive: true });
     writeFileSync(path.join(embedDist, '.inputs.sha256'), 'stale');
-    const port = await freePort();
-    const { NODE_ENV: _shell, ...env } = process.env;
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      cwd: ROOT,
-      env: { ...env, PORT: String(port), BRIDGE_DATA_DIR: path.join(tmp, 'fresh-data') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.on('data', (chunk) => {
-        out += String(chunk);
-      });
-    }
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let running = true;
-    const died = exited.then((code) => {
-      if (running) throw new Error(`npm start exited (${code}) before /healthz answered:\n${out}`);
-    });
-    const healthy = waitFor(
-      async () => running && (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200,
-      { timeoutMs: 120_000, what: '/healthz after npm start' },
-    );
-    healthy.catch(() => undefined);
+    const started = await npmStart(ROOT, { BRIDGE_DATA_DIR: path.join(tmp, 'fresh-data') });
     try {
-      await Promise.race([healthy, died]);
       // Only a development bridge makes the demo organization and prints its key.
-      expect(out).toContain('Bridgekit demo ready');
+      expect(started.output()).toContain('Bridgekit demo ready');
     } finally {
-      running = false;
-      child.kill('SIGTERM');
-      await exited;
+      await started.stop();
+    }
+  }, 180_000);
+
+  it('keeps a relative BRIDGE_DATA_DIR relative to where it was typed, though the bridge runs in server/', async () => {
+    const here = mkdtempSync(path.join(tmp, 'typed-here-'));
+    const started = await npmStart(here, { BRIDGE_DATA_DIR: 'relative-data' });
+    try {
+      expect(existsSync(path.join(here, 'relative-data', 'bridge.db'))).toBe(true);
+      expect(existsSync(path.join(ROOT, 'server', 'relative-data'))).toBe(false);
+    } finally {
+      await started.stop();
     }
   }, 180_000);
 
@@ -103,5 +129,14 @@ describe('what npm start builds', () => {
       'embed: unchanged, not rebuilt',
       'server: unchanged, not rebuilt',
     ]);
+  });
+
+  it('builds the CLI with the server: plain node runs server/dist/cli.js', async () => {
+    await run(process.execPath, [path.join(ROOT, 'scripts/build-cache.mjs'), 'server'], {
+      cwd: ROOT,
+    });
+    const help = await run(process.execPath, [CLI_BUNDLE, '--help'], { cwd: ROOT });
+    expect(help.stdout).toMatch(/^Usage: bridge <command>\n/);
+    expect(help.stdout).toContain('keys list --email E');
   });
 });

@@ -33,6 +33,12 @@ async function advisoryLocks(database: string): Promise<number> {
 
 const dbName = (url: string) => new URL(url).pathname.slice(1);
 
+/** `host:port/database` of a PostgreSQL URL: how the CLI names a store on stderr. */
+function target(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  return `${url.hostname}:${url.port}${url.pathname}`;
+}
+
 describe.each(['transaction', 'session'] as const)(
   'the bridge through PgBouncer in %s mode',
   (mode) => {
@@ -56,7 +62,7 @@ describe.each(['transaction', 'session'] as const)(
           BRIDGE_DATA_DIR: data.dataDir,
           DATABASE_URL: pooled,
         });
-        expect(migrated.stderr).toBe('');
+        expect(migrated.stderr).toBe(`bridge: store PostgreSQL ${target(pooled)}\n`);
         expect(migrated.code).toBe(0);
         expect(migrated.stdout).toBe('migrations up to date\n');
 
@@ -98,7 +104,7 @@ describe.each(['transaction', 'session'] as const)(
         const env = { ...SECRETS, BRIDGE_DATA_DIR: data.dataDir, DATABASE_URL: pooled };
         const runs = await Promise.all([1, 2, 3].map(() => runBridgeCli(['migrate'], env)));
         for (const run of runs) {
-          expect(run.stderr).toBe('');
+          expect(run.stderr).toBe(`bridge: store PostgreSQL ${target(pooled)}\n`);
           expect(run.code).toBe(0);
         }
         const client = new pg.Client({ connectionString: database.url });
@@ -144,6 +150,34 @@ describe('DATABASE_DIRECT_URL', () => {
       } finally {
         await bridge.stop();
       }
+    } finally {
+      removeBridgeData(data);
+      await database.drop();
+      await bouncer.stop();
+    }
+  });
+
+  it('`bridge migrate` names both URLs it uses, and migrates through the direct one', async () => {
+    const bouncer = await startPgBouncer({ mode: 'transaction', defaultPoolSize: 2 });
+    const database = await createPgDatabase();
+    const data = newBridgeData();
+    try {
+      const pooled = bouncer.url(dbName(database.url));
+      const res = await runBridgeCli(['migrate'], {
+        ...SECRETS,
+        BRIDGE_DATA_DIR: data.dataDir,
+        DATABASE_URL: pooled,
+        DATABASE_DIRECT_URL: database.url,
+      });
+      expect(res.stderr).toBe(
+        `bridge: store PostgreSQL ${target(pooled)} (migrations through ${target(database.url)})\n`,
+      );
+      expect(res.code).toBe(0);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const { rows } = await client.query('select count(*)::int as n from kysely_migration');
+      await client.end();
+      expect(rows[0].n).toBe(ALL_MIGRATIONS.length);
     } finally {
       removeBridgeData(data);
       await database.drop();

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expressPath, routes } from '@bridgekit/contract';
 
 /**
@@ -92,8 +94,13 @@ export const DOCS_HTML = `<!doctype html>
 </html>
 `;
 
-/** Where npm installed Scalar's browser bundle (resolved on first use; the file is streamed). */
+/**
+ * Scalar's browser bundle: the copy the build put beside the server bundle (server/dist/scalar.js,
+ * see server/build.mjs), or, running from source, the installed devDependency's own file.
+ */
 export function scalarBundlePath(): string {
+  const copy = fileURLToPath(new URL('./scalar.js', import.meta.url));
+  if (fs.existsSync(copy)) return copy;
   const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
   return path.join(path.dirname(entry), 'browser', 'standalone.js');
 }

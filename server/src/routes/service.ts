@@ -7,6 +7,8 @@ import { JsonBody } from '../http/json-cache';
 import { mountJson } from '../http/route';
 import { DOCS_CSP, DOCS_HTML, DOCS_SCRIPT, scalarBundlePath } from './docs-page';
 
+const MISSING_RENDERER = 'The reference renderer is missing (npm install, then npm run build)';
+
 const SCRIPT_HEADERS = {
   'Content-Type': 'text/javascript; charset=utf-8',
   'X-Content-Type-Options': 'nosniff',
@@ -14,19 +16,17 @@ const SCRIPT_HEADERS = {
   'Cache-Control': 'no-cache',
 };
 
-/** Streams Scalar's bundle from node_modules: the bridge never holds its 4 MB in memory. */
+/** Streams Scalar's bundle from its file: the bridge never holds its 4 MB in memory. */
 function sendScalar(res: Response, next: NextFunction) {
   let file: string;
   try {
     file = scalarBundlePath();
   } catch (cause) {
-    throw new ApiError('NotFound', 'The reference renderer is not installed (npm install)', {
-      cause,
-    });
+    throw new ApiError('NotFound', MISSING_RENDERER, { cause });
   }
   res.sendFile(file, { cacheControl: false, headers: SCRIPT_HEADERS }, (err) => {
     if (err && !res.headersSent) {
-      next(new ApiError('NotFound', 'The reference renderer is not installed (npm install)'));
+      next(new ApiError('NotFound', MISSING_RENDERER));
     } else if (err) next(err);
   });
 }

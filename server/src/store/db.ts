@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
+import { sqliteFile } from './location';
 import { migrateToLatest, PostgresXactLockAdapter, type VERSIONED_TABLES } from './migrations';
 import { preparedStatements, statementNameOn } from './pg-prepared';
 import {
@@ -161,7 +161,7 @@ function openSqlite(
   checkpointInWorker: StoreOptions['checkpointInWorker'],
 ): EngineParts {
   fs.mkdirSync(dataDir, { recursive: true });
-  const file = new SQLite(path.join(dataDir, 'bridge.db'));
+  const file = new SQLite(sqliteFile(dataDir));
   file.pragma('journal_mode = WAL');
   // NORMAL in WAL mode loses nothing when the process dies; only an OS crash can.
   file.pragma('synchronous = NORMAL');
