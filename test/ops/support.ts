@@ -110,3 +110,9 @@ export const dataSourceAt = (port: number, password = 'ops-secret-pw') => ({
   password,
   sslEnabled: false,
 });
+
+/** The same connection as a verify body (no display name). */
+export function verifyBody(port: number, password = 'ops-secret-pw') {
+  const { displayName: _, ...body } = dataSourceAt(port, password);
+  return body;
+}
