@@ -23,8 +23,22 @@ const exchange = async (base: string, jwt: string) => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jwt }),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as { error?: Record<string, unknown> } };
 };
+
+/** What the collector keeps of an OTLP/HTTP JSON span. */
+interface OtlpAttribute {
+  key: string;
+  value: Record<string, unknown>;
+}
+interface OtlpSpan {
+  traceId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: OtlpAttribute[];
+  resource: { attributes: OtlpAttribute[] };
+}
 
 beforeAll(async () => {
   await buildBridge();
@@ -125,7 +139,7 @@ describe('Redis down: SSO fails closed, the API goes on under a per-instance lim
 
 /** An OTLP/HTTP collector in the test: keeps the spans it is sent (JSON). */
 async function startCollector() {
-  const spans: any[] = [];
+  const spans: OtlpSpan[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
@@ -133,7 +147,12 @@ async function startCollector() {
     });
     req.on('end', () => {
       if (req.url === '/v1/traces') {
-        const payload = JSON.parse(body);
+        const payload = JSON.parse(body) as {
+          resourceSpans?: {
+            resource: OtlpSpan['resource'];
+            scopeSpans?: { spans?: Omit<OtlpSpan, 'resource'>[] }[];
+          }[];
+        };
         for (const rs of payload.resourceSpans ?? []) {
           for (const ss of rs.scopeSpans ?? []) {
             for (const span of ss.spans ?? []) spans.push({ ...span, resource: rs.resource });
@@ -228,14 +247,14 @@ describe('Prometheus metrics and OpenTelemetry traces', () => {
       kind: 2,
     });
     const attributes = Object.fromEntries(
-      span.attributes.map((a: any) => [a.key, Object.values(a.value)[0]]),
+      span!.attributes.map((a) => [a.key, Object.values(a.value)[0]]),
     );
     expect(attributes).toMatchObject({
       'http.route': '/api/public/organizations',
       'http.response.status_code': 200,
     });
-    const service = span.resource.attributes.find((a: any) => a.key === 'service.name');
-    expect(service.value.stringValue).toBe('bridge-under-test');
+    const service = span!.resource.attributes.find((a) => a.key === 'service.name');
+    expect(service?.value.stringValue).toBe('bridge-under-test');
   });
 
   it('starts a trace of its own for a request without traceparent', () => {

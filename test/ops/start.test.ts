@@ -1,6 +1,6 @@
 import net from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../../server/test/support/bridge';
 import { newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { buildBridge, startBridgeProcess } from '../support/bridge-process';

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { TestResponse } from '../../server/test/support/bridge';
 import { type BridgeData, createApiKey } from '../support/bridge-data';
 
 /** A line of the bridge's JSON log. */
@@ -77,7 +78,7 @@ export async function call(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; headers: Headers; body: any }> {
+): Promise<TestResponse> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -87,7 +88,12 @@ export async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+    text,
+  };
 }
 
 /** A user with an API key, written into the store, and an organization it is ADMIN of. */
