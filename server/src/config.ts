@@ -86,8 +86,12 @@ const Env = z.object({
   BRIDGE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   BRIDGE_LOG_PROBES: bool.optional(),
   BRIDGE_LOG_SUMMARY_S: int(1, 3600).default(30),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'must be an http(s) URL' }).optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'must be an http(s) URL' }).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('bridgekit'),
 });
 
