@@ -7,7 +7,7 @@ import { type BridgeProcess, buildBridge, startBridgeProcess } from '../support/
 import { freePort } from '../support/free-port';
 import { type RedisServer, startRedisServer } from '../support/redis-server';
 import { until } from '../support/wait';
-import { adminWithOrg, call, jsonLines } from './support';
+import { adminWithOrg, call, jsonLines, verifyBody } from './support';
 
 /** An SSO token for `email` in `orgId`, signed with the organization's jwtSecret. */
 const ssoToken = (orgId: string, jwtSecret: string, email = 'ops@example.com') =>
@@ -184,6 +184,7 @@ describe('Prometheus metrics and OpenTelemetry traces', () => {
       data,
       env: {
         BRIDGE_METRICS_PORT: String(metricsPort),
+        BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_SERVICE_NAME: 'bridge-under-test',
       },
@@ -194,6 +195,15 @@ describe('Prometheus metrics and OpenTelemetry traces', () => {
     await call(bridge.url, admin.key, 'GET', `/api/public/organizations/${admin.orgId}`);
     await exchange(bridge.url, await ssoToken(admin.orgId, admin.jwtSecret));
     await exchange(bridge.url, 'not-a-token');
+    // A verify against a closed port: refused, 422.
+    const closed = await freePort();
+    await call(
+      bridge.url,
+      admin.key,
+      'POST',
+      `/api/public/organizations/${admin.orgId}/data-sources/verify`,
+      verifyBody(closed),
+    );
     await fetch(`${bridge.url}/api/public/organizations`, {
       headers: {
         authorization: `Bearer ${admin.key}`,
@@ -220,8 +230,9 @@ describe('Prometheus metrics and OpenTelemetry traces', () => {
     expect(text).toMatch(/^bridge_http_request_duration_seconds_bucket\{le="0.005",route=/m);
   });
 
-  it('counts SSO exchanges by outcome', async () => {
+  it('counts SSO exchanges and verifies by outcome', async () => {
     const text = await scrape();
+    expect(text).toMatch(/^bridge_verify_total\{outcome="failed"\} 1$/m);
     expect(text).toMatch(/^bridge_sso_exchanges_total\{method="POST",outcome="signed_in"\} 1$/m);
     expect(text).toMatch(/^bridge_sso_exchanges_total\{method="POST",outcome="refused"\} 1$/m);
   });

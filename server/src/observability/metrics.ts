@@ -18,7 +18,7 @@ export interface Metrics {
 export const noMetrics: Metrics = { registry: undefined, request() {}, job() {} };
 
 const SSO_PATH = '/api/sso/jwt';
-const VERIFY_PATH = '/api/public/organizations/{orgId}/data-sources/verify';
+const VERIFY_PATH = '/api/public/organizations/:orgId/data-sources/verify';
 
 /** An SSO exchange's outcome by its answer. */
 function ssoOutcome(status: number): string {
