@@ -85,12 +85,13 @@ describe('Redis down: SSO fails closed, the API goes on under a per-instance lim
     expect(await res.json()).toEqual({ status: 'ready', store: 'ok', redis: 'unavailable' });
   });
 
-  it('answers the SSO exchange 503 redis_unavailable (replay protection fails closed)', async () => {
+  it('answers the SSO exchange 503 naming Redis (its limit and replay set fail closed)', async () => {
     const res = await exchange(bridge.url, await ssoToken(admin.orgId, admin.jwtSecret));
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({
       title: 'ServiceUnavailable',
-      code: 'redis_unavailable',
+      code: 'rate_limit_unavailable',
+      params: { dependency: 'redis' },
     });
   });
 
