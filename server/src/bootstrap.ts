@@ -130,14 +130,20 @@ async function migrateWithRetry(config: Config, log: Logger, store: Store): Prom
     try {
       return await store.migrate(steps);
     } catch (err) {
+      const message = (err as Error).message;
+      const variable = config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+      // Refused credentials (28…) or a missing database (3D000): retrying will not help.
+      const code = String((err as { code?: unknown }).code ?? '');
+      if (store.engine === 'postgres' && (code.startsWith('28') || code === '3D000')) {
+        throw new StartupError(`the store refused the connection (${message})`, 'store', variable);
+      }
       const fault = faultOf(err);
       if (fault?.dependency !== 'store') throw err;
-      const message = (err as Error).message;
       if (Date.now() >= deadline) {
         throw new StartupError(
           `the store is unreachable (${message}); gave up after ${config.startupRetrySeconds} s`,
           'store',
-          config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL',
+          variable,
         );
       }
       log.warn(

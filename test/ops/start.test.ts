@@ -108,6 +108,20 @@ describe('start-up failures', () => {
     expect(ms).toBeLessThan(20_000);
   });
 
+  it('a database that does not exist: JSON naming the store and DATABASE_URL, at once', async () => {
+    const { exit, lines } = await failing({
+      DATABASE_URL: 'postgres://postgres:hunter22@127.0.0.1:5432/bk_no_such_database',
+    });
+    expect(exit.code).toBe(1);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 60, dependency: 'store', variable: 'DATABASE_URL' }),
+    ]);
+    expect(lines[0]!.msg).toMatch(
+      /^the store refused the connection \(database "bk_no_such_database" does not exist\)$/,
+    );
+    expect(JSON.stringify(lines)).not.toContain('hunter22');
+  });
+
   it('a port in use: JSON "cannot listen" naming PORT, and never "listening" first', async () => {
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
