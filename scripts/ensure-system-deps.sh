@@ -2,7 +2,8 @@
 # Installs the Debian packages the test suite needs (Chromium for browser tests; WebKitGTK's
 # WebKitWebDriver, its MiniBrowser and Xvfb for the WebKit browser tests; OpenSSH server, OpenSSL
 # and MariaDB server for verify tests; PgBouncer for the pooler tests; Redis server for the
-# fault-injection suite; curl to run the API reference's samples) when they are missing, and
+# fault-injection suite; HAProxy and nginx for the balancer snippets; curl to run the API
+# reference's samples) when they are missing, and
 # starts the local PostgreSQL and Redis if they are down. A no-op on a machine that already has
 # everything.
 set -euo pipefail
@@ -21,6 +22,9 @@ command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || need+=(mariadb-se
 command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || need+=(pgbouncer)
 # The fault-injection suite starts private redis-server processes.
 command -v redis-server >/dev/null || need+=(redis-server)
+# The ops suite runs the docs' HAProxy and nginx snippets (test/ops/balancers.test.ts).
+command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

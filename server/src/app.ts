@@ -7,7 +7,7 @@ import { bearerAuth } from './http/auth';
 import { jsonBody } from './http/body';
 import { cors } from './http/cors';
 import { embedCorsPolicy } from './http/cors-policy';
-import { errorHandler, notFoundRoute } from './http/errors';
+import { errorHandlerWith, notFoundRoute } from './http/errors';
 import { requestContext } from './http/request-context';
 import { ExactRoutes } from './http/route';
 import { dataSourceRoutes } from './routes/data-sources';
@@ -54,12 +54,17 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   });
   exact.mount(app, {
     front: [
-      requestContext(app, { log: deps.log }),
+      requestContext(app, {
+        log: deps.log,
+        logProbes: deps.config.logProbes,
+        metrics: deps.metrics,
+        tracing: deps.tracing,
+      }),
       cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }),
     ],
     router,
     notFound: notFoundRoute,
-    onError: errorHandler,
+    onError: errorHandlerWith(deps.failures),
   });
   return app;
 }

@@ -1,10 +1,16 @@
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Deps } from './deps';
-import { loadSecrets } from './domain/keys';
+import { loadCheckedSecrets } from './domain/keys';
+import { createFailureLog, type FailureLog } from './failure-log';
+import { faultOf } from './faults';
 import { lazy } from './lazy';
+import { migrateJobSchema } from './lifecycle/job-schema';
 import { noLifecycle } from './lifecycle/jobs';
+import { createMetrics, noMetrics } from './observability/metrics';
+import { createTracing, noTracing } from './observability/tracing';
 import { createLimiter, type LimiterBackend } from './rate-limit';
 import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
@@ -13,6 +19,20 @@ import { checkFreeSpace } from './store/disk-space';
 import { createSlots } from './verify/slots';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
+const pgBoss = lazy<typeof PgBoss>('pg-boss');
+const pgBossVersion = lazy<{ schema: number }>('pg-boss/version.json');
+
+/** A dependency the bridge could not reach at start, with the variable that names it. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+  constructor(
+    message: string,
+    readonly dependency: 'store',
+    readonly variable: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Bounded waits on Redis: a command gets no answer in time → 503; a connection that stops
@@ -52,11 +72,13 @@ function openConfiguredStore(config: Config, log: Logger, server: boolean | unde
 }
 
 /** Redis when configured, closed with the store. */
-function openRedis(config: Config, log: Logger, store: Store): RedisClient | undefined {
+function openRedis(config: Config, failures: FailureLog, store: Store): RedisClient | undefined {
   const redis = config.redisUrl
     ? new (ioredis().Redis)(config.redisUrl, redisOptions(config))
     : undefined;
-  redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis error'));
+  redis?.on('error', (err: Error) =>
+    failures.report('redis_error', 'redis error', { err: err.message }),
+  );
   if (redis) {
     // The store closes Redis with it, so one close() ends everything.
     const closeStore = store.close;
@@ -91,24 +113,93 @@ function limiterBackend(
       : { kind: 'memory' };
 }
 
+/**
+ * Applies the store's migrations (and, on PostgreSQL, the job engine's schema under the same
+ * lock), retrying a store that can't be reached for up to BRIDGE_STARTUP_RETRY_S.
+ */
+async function migrateWithRetry(config: Config, log: Logger, store: Store): Promise<string[]> {
+  const steps =
+    store.engine === 'postgres'
+      ? [
+          (run: Parameters<typeof migrateJobSchema>[2]) =>
+            migrateJobSchema(pgBoss(), pgBossVersion().schema, run),
+        ]
+      : [];
+  const deadline = Date.now() + config.startupRetrySeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await store.migrate(steps);
+    } catch (err) {
+      const message = (err as Error).message;
+      const variable = config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+      // Refused credentials (28…) or a missing database (3D000): retrying will not help.
+      const code = String((err as { code?: unknown }).code ?? '');
+      if (store.engine === 'postgres' && (code.startsWith('28') || code === '3D000')) {
+        throw new StartupError(`the store refused the connection (${message})`, 'store', variable);
+      }
+      const fault = faultOf(err);
+      if (fault?.dependency !== 'store') throw err;
+      if (Date.now() >= deadline) {
+        throw new StartupError(
+          `the store is unreachable (${message}); gave up after ${config.startupRetrySeconds} s`,
+          'store',
+          variable,
+        );
+      }
+      log.warn(
+        { dependency: 'store', attempt, err: message },
+        'store unreachable at start; retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 500, 5000)));
+    }
+  }
+}
+
 /** Opens the store and builds the dependencies shared by the server and the CLI. */
 export async function bootstrap(
   config: Config,
   log: Logger,
-  options: { migrate?: boolean; server?: boolean } = {},
+  options: { server?: boolean; rotating?: boolean } = {},
 ): Promise<Deps> {
-  const { secretBox, sessionKey } = loadSecrets(config, log);
   const store = openConfiguredStore(config, log, options.server);
-  if (options.migrate ?? true) {
-    const applied = await store.migrate();
-    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  let migrated: string[];
+  let secrets: Awaited<ReturnType<typeof loadCheckedSecrets>>;
+  try {
+    migrated = await migrateWithRetry(config, log, store);
+    if (migrated.length > 0) log.info({ applied: migrated }, 'migrations applied');
+    secrets = await loadCheckedSecrets(config, log, store.db, {
+      now: new Date(),
+      rotating: options.rotating,
+    });
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
   }
+  const { secretBox, sessionKey } = secrets;
   const now = () => new Date();
-  const redis = openRedis(config, log, store);
+  const failures = createFailureLog(log, config.logSummarySeconds * 1000);
+  const redis = openRedis(config, failures, store);
   const backend = limiterBackend(config, redis, store);
+  // While Redis is down, API requests count in this process (SSO fails closed: see routes/sso).
+  const localWhenDown = {
+    onLocal: (err: unknown) =>
+      failures.report('rate_limit_local', 'redis unavailable: rate limits counted per instance', {
+        err: (err as Error)?.message,
+      }),
+  };
   const limits = {
-    api: createLimiter({ name: 'api', perMinute: config.rateLimitPerMinute, backend }),
-    verify: createLimiter({ name: 'verify', perMinute: config.verifyRateLimitPerMinute, backend }),
+    api: createLimiter({
+      name: 'api',
+      perMinute: config.rateLimitPerMinute,
+      backend,
+      localWhenDown,
+    }),
+    verify: createLimiter({
+      name: 'verify',
+      perMinute: config.verifyRateLimitPerMinute,
+      backend,
+      localWhenDown,
+    }),
     sso: createLimiter({ name: 'sso', perMinute: config.ssoRateLimitPerMinute, backend }),
   };
   const slots = config.maxConnectionsInFlight;
@@ -121,6 +212,17 @@ export async function bootstrap(
     store,
     lifecycle: noLifecycle,
     log,
+    failures,
+    migrated,
+    // The server's alone: the CLI neither serves nor traces.
+    metrics:
+      options.server && config.metrics ? createMetrics({ pgPool: store.pgPool, redis }) : noMetrics,
+    tracing: options.server && config.tracing ? createTracing(config.tracing) : noTracing,
+    draining: false,
+    keyChecks: {
+      secret_key: secrets.checks.secret_key,
+      session_secret: secrets.checks.session_secret,
+    },
     secretBox,
     sessions: createSessionTokens({
       key: sessionKey,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bootstrap } from './bootstrap';
@@ -85,18 +86,37 @@ async function revokeKey({ positionals, out, getDeps }: CommandInput) {
 }
 
 async function migrate({ out, getDeps }: CommandInput) {
-  // Opening the store applies pending migrations.
+  // Opening the store applies pending migrations and the job engine's schema.
   const deps = await getDeps();
-  out('migrations up to date');
+  for (const name of deps.migrated) out(`applied ${name}`);
+  out(
+    deps.migrated.length > 0
+      ? `${deps.migrated.length} change(s) applied; the store is up to date`
+      : 'nothing to apply; the store is up to date',
+  );
   return deps;
 }
 
 async function rotate({ out, getDeps }: CommandInput) {
-  const deps = await getDeps();
+  const deps = await getDeps({ rotating: true });
   const counts = await rotateSecrets(deps);
   out(
     `re-encrypted ${counts.organizations} organization(s) and ${counts.dataSources} data source(s)`,
   );
+  return deps;
+}
+
+async function backup({ positionals, out, getDeps }: CommandInput) {
+  const file = positionals[0];
+  if (!file || positionals.length !== 1) throw new UsageError('backup takes exactly one file');
+  const deps = await getDeps();
+  if (!deps.store.backup) {
+    throw new UsageError(
+      'backup copies the SQLite store; on PostgreSQL use pg_dump (docs/operations.md, Backups)',
+    );
+  }
+  const { bytes } = await deps.store.backup(path.resolve(file));
+  out(`backed up the store to ${path.resolve(file)} (${bytes} bytes)`);
   return deps;
 }
 
@@ -135,9 +155,19 @@ const COMMANDS: Command[] = [
   {
     name: 'secrets rotate',
     usage: `  secrets rotate                   re-encrypt every stored secret under BRIDGE_SECRET_KEY
-                                   (set the old key as BRIDGE_SECRET_KEY_PREVIOUS first)`,
+                                   (set the old key as BRIDGE_SECRET_KEY_PREVIOUS first) and
+                                   record both keys' check values (a new BRIDGE_SESSION_SECRET
+                                   ends every session)`,
     options: {},
     run: rotate,
+  },
+  {
+    name: 'backup',
+    usage: `  backup <file>                    copy the SQLite store to a new file, consistent while the
+                                   bridge runs (PostgreSQL: pg_dump)`,
+    options: {},
+    positionals: true,
+    run: backup,
   },
   ...ORG_COMMANDS,
 ];
@@ -153,13 +183,15 @@ the same store from any directory (SQLite in server/.data unless set), and names
 export async function runCli(
   argv: string[],
   out: (line: string) => void,
-  getDeps: () => Promise<Deps>,
+  getDeps: CommandInput['getDeps'],
 ) {
   const [group, action] = argv;
+  // A one-word command (`backup <file>`) takes its positionals from the second word on.
   const command = COMMANDS.find((c) => {
     const [first, second] = c.name.split(' ');
-    return first === group && second === action;
+    return first === group && (second === undefined || second === action);
   });
+  const words = command?.name.split(' ').length ?? 2;
   if (!command) {
     throw new UsageError(
       group ? `unknown command: ${[group, action].filter(Boolean).join(' ')}` : 'no command given',
@@ -168,7 +200,7 @@ export async function runCli(
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({
-      args: argv.slice(2),
+      args: argv.slice(words),
       options: command.options,
       allowPositionals: command.positionals ?? false,
       strict: true,
@@ -195,12 +227,12 @@ export async function main() {
     await runCli(
       argv,
       (line) => process.stdout.write(`${line}\n`),
-      async () => {
+      async (options) => {
         // Said before opening, so a failure to open names the store it was.
         process.stderr.write(
           `bridge: store ${describeStore({ ...config, directUrl: config.databaseDirectUrl })}\n`,
         );
-        deps = await bootstrap(config, log);
+        deps = await bootstrap(config, log, options);
         return deps;
       },
     );

@@ -32,6 +32,13 @@ const graceHours = z
   .regex(/^[0-9]+(\.[0-9]+)?$/, { error: 'must be a number of hours, e.g. 24 or 0.5' })
   .transform(Number)
   .pipe(z.number().max(720, { error: 'must be at most 720' }));
+// A URL the driver can parse; the message never repeats the value (it may hold a password).
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
+  .refine((v) => URL.canParse(v), {
+    error: 'is not a parseable URL (percent-encode special characters in the password)',
+  });
 const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, {
   error: 'must be 32 bytes, base64-encoded',
 });
@@ -43,14 +50,8 @@ const Env = z.object({
   BRIDGE_DATA_DIR: z.string().min(1).optional(),
   // Where npm was invoked (npm start, npx bridge): what a relative BRIDGE_DATA_DIR is relative to.
   INIT_CWD: z.string().min(1).optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
-    .optional(),
-  DATABASE_DIRECT_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
-    .optional(),
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
   BRIDGE_PG_POOL_SIZE: int(1, 1000).default(10),
   BRIDGE_PG_PREPARED: z
     .enum(['unnamed', 'named'], { error: 'must be unnamed or named' })
@@ -75,7 +76,7 @@ const Env = z.object({
   BRIDGE_BACKGROUND_JOBS: bool.optional(),
   BRIDGE_HEALTH_INTERVAL_S: int(1, 86_400).default(300),
   BRIDGE_SYNC_INTERVAL_S: int(2, 86_400).default(3600),
-  BRIDGE_SYNC_TIMEOUT_S: int(1, 3600).default(120),
+  BRIDGE_SYNC_TIMEOUT_S: int(1, 3600).optional(),
   BRIDGE_SYNC_MAX_TABLES: int(1, 1_000_000).default(10_000),
   BRIDGE_SYNC_MAX_MB: int(1, 1024).default(64),
   BRIDGE_RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'store', 'redis']).default('auto'),
@@ -89,7 +90,27 @@ const Env = z.object({
   BRIDGE_REDIS_CONNECT_TIMEOUT_MS: int(100, 60_000).default(1000),
   BRIDGE_REDIS_COMMAND_TIMEOUT_MS: int(100, 60_000).default(1000),
   BRIDGE_HEALTHZ_TIMEOUT_MS: int(100, 60_000).default(1000),
+  BRIDGE_SHUTDOWN_GRACE_S: int(1, 3600).optional(),
+  BRIDGE_STARTUP_RETRY_S: int(0, 600).default(30),
+  BRIDGE_METRICS_PORT: int(0, 65535).optional(),
+  BRIDGE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  BRIDGE_LOG_PROBES: bool.optional(),
+  BRIDGE_LOG_SUMMARY_S: int(1, 3600).default(30),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('bridgekit'),
 });
+
+/** Seconds a sync may take unless set: 120, or half the interval when that is shorter. */
+const defaultSyncTimeout = (intervalSeconds: number) =>
+  Math.min(120, Math.floor(intervalSeconds / 2));
+
+/** Added to the longest deadline for the default grace: the answer and the store's writes after it. */
+const GRACE_MARGIN_S = 10;
 
 export type Config = Readonly<{
   env: 'development' | 'production' | 'test';
@@ -143,6 +164,21 @@ export type Config = Readonly<{
   redisUrl: string | undefined;
   /** How long each dependency may take before the request gets a 503 (ms). */
   timeouts: DependencyTimeouts;
+  /**
+   * How long a SIGTERM waits for requests and background work before handing back what is
+   * left and exiting 1; by default the longest deadline (verify, sync) plus a margin.
+   */
+  shutdownGraceSeconds: number;
+  /** How long start-up retries an unreachable store before giving up (0: once). */
+  startupRetrySeconds: number;
+  /** The Prometheus listener (`/metrics`); undefined: off. */
+  metrics: { port: number; host: string } | undefined;
+  /** OTLP/HTTP traces endpoint (…/v1/traces); undefined: tracing off. */
+  tracing: { url: string; serviceName: string } | undefined;
+  /** Whether `/livez`, `/readyz` and `/healthz` get access-log lines. */
+  logProbes: boolean;
+  /** Repeated dependency failures: one summary line per this many seconds. */
+  logSummarySeconds: number;
 }>;
 
 export type DependencyTimeouts = Readonly<{
@@ -156,8 +192,15 @@ export type DependencyTimeouts = Readonly<{
   healthzMs: number;
 }>;
 
+/** A setting the bridge can't run with; `variables` names the environment variables at fault. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(
+    message: string,
+    readonly variables: readonly string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /** The only reader of process.env: parses once, names the bad variable, returns a frozen config. */
@@ -167,30 +210,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    throw new ConfigError(
+      `Invalid configuration:\n${lines.join('\n')}`,
+      parsed.error.issues.map((i) => String(i.path[0])),
+    );
   }
   const e = parsed.data;
   if (e.BRIDGE_RATE_LIMIT_STORE === 'redis' && !e.REDIS_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  BRIDGE_RATE_LIMIT_STORE: redis needs REDIS_URL',
+      ['BRIDGE_RATE_LIMIT_STORE'],
     );
   }
   if (e.BRIDGE_RATE_LIMIT_STORE === 'store' && !e.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  BRIDGE_RATE_LIMIT_STORE: store needs DATABASE_URL (SQLite is one process: use memory)',
+      ['BRIDGE_RATE_LIMIT_STORE'],
     );
   }
-  if (2 * e.BRIDGE_SYNC_TIMEOUT_S > e.BRIDGE_SYNC_INTERVAL_S) {
+  const syncTimeout = e.BRIDGE_SYNC_TIMEOUT_S ?? defaultSyncTimeout(e.BRIDGE_SYNC_INTERVAL_S);
+  if (2 * syncTimeout > e.BRIDGE_SYNC_INTERVAL_S) {
     throw new ConfigError(
       'Invalid configuration:\n  BRIDGE_SYNC_TIMEOUT_S: must be at most half of BRIDGE_SYNC_INTERVAL_S, so an abandoned sync is taken over within one interval',
+      ['BRIDGE_SYNC_TIMEOUT_S'],
     );
   }
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  DATABASE_DIRECT_URL: needs DATABASE_URL (the pooled URL the bridge serves from)',
+      ['DATABASE_DIRECT_URL'],
     );
   }
   const production = e.NODE_ENV === 'production';
+  const tracesUrl =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`
+      : undefined);
+  const longestDeadline = Math.max(Math.ceil(e.BRIDGE_VERIFY_TIMEOUT_MS / 1000), syncTimeout);
   return Object.freeze({
     env: e.NODE_ENV,
     port: e.PORT,
@@ -222,7 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backgroundJobs: e.BRIDGE_BACKGROUND_JOBS ?? e.NODE_ENV !== 'test',
     healthIntervalSeconds: e.BRIDGE_HEALTH_INTERVAL_S,
     syncIntervalSeconds: e.BRIDGE_SYNC_INTERVAL_S,
-    syncTimeoutSeconds: e.BRIDGE_SYNC_TIMEOUT_S,
+    syncTimeoutSeconds: syncTimeout,
     syncMaxTables: e.BRIDGE_SYNC_MAX_TABLES,
     syncMaxReadBytes: e.BRIDGE_SYNC_MAX_MB * (1 << 20),
     sessionTtlSeconds: e.BRIDGE_SESSION_TTL_SECONDS,
@@ -236,5 +293,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisCommandMs: e.BRIDGE_REDIS_COMMAND_TIMEOUT_MS,
       healthzMs: e.BRIDGE_HEALTHZ_TIMEOUT_MS,
     }),
+    shutdownGraceSeconds: e.BRIDGE_SHUTDOWN_GRACE_S ?? longestDeadline + GRACE_MARGIN_S,
+    startupRetrySeconds: e.BRIDGE_STARTUP_RETRY_S,
+    metrics:
+      e.BRIDGE_METRICS_PORT === undefined
+        ? undefined
+        : Object.freeze({ port: e.BRIDGE_METRICS_PORT, host: e.BRIDGE_METRICS_HOST }),
+    tracing: tracesUrl
+      ? Object.freeze({ url: tracesUrl, serviceName: e.OTEL_SERVICE_NAME })
+      : undefined,
+    logProbes: e.BRIDGE_LOG_PROBES ?? false,
+    logSummarySeconds: e.BRIDGE_LOG_SUMMARY_S,
   });
 }

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
+import type { FailureLog } from './failure-log';
 import type { Lifecycle } from './lifecycle/jobs';
+import type { Metrics } from './observability/metrics';
+import type { Tracing } from './observability/tracing';
 import type { Limiter } from './rate-limit';
 import type { ReplayGuard } from './sso/replay';
 import type { SessionClaims, SessionTokens } from './sso/session-token';
@@ -14,7 +17,19 @@ export interface Deps {
   config: Config;
   store: Store;
   log: Logger;
+  /** Repeated dependency failures, summarised (one line and a count per interval). */
+  failures: FailureLog;
+  /** What this process's start applied to the store (migrations, the job engine's schema). */
+  migrated: readonly string[];
+  /** Prometheus metrics (BRIDGE_METRICS_PORT), else a no-op. */
+  metrics: Metrics;
+  /** OpenTelemetry tracing (OTEL_EXPORTER_OTLP_*), else a no-op. */
+  tracing: Tracing;
+  /** Set once a SIGTERM starts the drain: `/readyz` then answers 503. */
+  draining: boolean;
   secretBox: SecretBox;
+  /** The check values of this instance's keys (what the store records; never the keys). */
+  keyChecks: { secret_key: string; session_secret: string };
   sessions: SessionTokens;
   /** Single use of SSO `jti`s across instances. */
   replay: ReplayGuard;

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { SECRET_FIELDS } from '@bridgekit/contract';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -36,7 +37,12 @@ export function createLogger(
     'req.headers.cookie',
   ];
   return pino(
-    { level, redact: { paths, censor: '[redacted]' }, base: { service: 'bridge' } },
+    {
+      level,
+      redact: { paths, censor: '[redacted]' },
+      // Which instance wrote the line: several run behind one balancer.
+      base: { service: 'bridge', hostname: os.hostname(), pid: process.pid },
+    },
     destination,
   );
 }

@@ -1,12 +1,14 @@
-import type { Server, ServerResponse } from 'node:http';
+import http from 'node:http';
+import pino from 'pino';
 import { createApp } from './app';
-import { bootstrap } from './bootstrap';
+import { bootstrap, StartupError } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import type { Deps } from './deps';
 import { seedDemo } from './domain/demo';
+import { drainOnSignals } from './drain';
 import { startBackgroundJobs } from './lifecycle/start';
 import { createLogger } from './log';
-
-const SHUTDOWN_GRACE_MS = 10_000;
+import { metricsServer } from './observability/metrics-server';
 
 function printDemo(key: string, port: number) {
   const base = `http://localhost:${port}`;
@@ -28,74 +30,94 @@ function printDemo(key: string, port: number) {
   );
 }
 
+// Start-up failures: one JSON line on stderr, written before exit, naming what is at fault.
+const fatalLog = createLogger('fatal', pino.destination({ dest: 2, sync: true }));
+
+function failStart(err: unknown): never {
+  if (err instanceof ConfigError) {
+    fatalLog.fatal({ variables: err.variables }, err.message);
+  } else if (err instanceof StartupError) {
+    fatalLog.fatal({ dependency: err.dependency, variable: err.variable }, err.message);
+  } else {
+    fatalLog.fatal({ err }, 'cannot start');
+  }
+  process.exit(1);
+}
+
+/** Listens on `port`; rejects (EADDRINUSE, EACCES) before anything says it listens. */
+function listen(server: http.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+async function listenOrFail(server: http.Server, port: number, host: string, variable: string) {
+  try {
+    return await listen(server, port, host);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    fatalLog.fatal({ variables: [variable], port, host, code }, `cannot listen on ${host}:${port}`);
+    process.exit(1);
+  }
+}
+
 async function main() {
   let config: ReturnType<typeof loadConfig>;
+  let deps: Deps;
   try {
     config = loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
+    failStart(err);
   }
   const log = createLogger(config.logLevel);
-  const deps = await bootstrap(config, log, { server: true }).catch((err) => {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  });
+  try {
+    deps = await bootstrap(config, log, { server: true });
+  } catch (err) {
+    failStart(err);
+  }
   if (config.demo) {
     const demo = await seedDemo(deps);
     if (demo) printDemo(demo.key, config.port);
   }
-  await startBackgroundJobs(deps);
-  const app = createApp(deps);
-  const server: Server = app.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    log.info(
-      { port, host: config.host, store: deps.store.engine },
-      `bridge listening on http://localhost:${port}`,
-    );
-  });
-  server.on('error', (err) => {
-    log.fatal({ err }, 'cannot listen');
-    process.exit(1);
-  });
+  const server = http.createServer(createApp(deps));
+  const port = await listenOrFail(server, config.port, config.host, 'PORT');
+  const metrics =
+    deps.metrics.registry && config.metrics ? metricsServer(deps.metrics.registry) : undefined;
+  const metricsPort =
+    metrics && config.metrics
+      ? await listenOrFail(metrics, config.metrics.port, config.metrics.host, 'BRIDGE_METRICS_PORT')
+      : undefined;
+  await startBackgroundJobs(deps).catch(failStart);
+  log.info(
+    {
+      port,
+      host: config.host,
+      store: deps.store.engine,
+      ...(metricsPort !== undefined ? { metricsPort } : {}),
+    },
+    `bridge listening on http://localhost:${port}`,
+  );
 
-  let stopping = false;
-  // Once stopping, responses say `Connection: close`: Node keeps serving a busy keep-alive
-  // connection after close(), which would hold the exit until the grace timer (exit 1).
-  const open = new Set<ServerResponse>();
-  server.prependListener('request', (_req, res: ServerResponse) => {
-    if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
-    open.add(res);
-    res.on('close', () => open.delete(res));
+  drainOnSignals({
+    server,
+    log,
+    graceMs: config.shutdownGraceSeconds * 1000,
+    onStart: () => {
+      deps.draining = true;
+    },
+    stopWork: (handBack) => deps.lifecycle.stop(handBack),
+    close: async () => {
+      metrics?.close();
+      await deps.tracing.shutdown().catch(() => {});
+      await deps.store.close();
+    },
+    exit: (code) => process.exit(code),
   });
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
-    log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    const force = setTimeout(() => {
-      log.error('in-flight requests did not finish in time; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    server.close(async () => {
-      await deps.lifecycle.stop().catch((err) => log.error({ err }, 'stopping jobs failed'));
-      await deps.store.close().catch((err) => log.error({ err }, 'closing the store failed'));
-      log.info('stopped');
-      process.exit(0);
-    });
-    // Keep-alive connections with no request in flight would hold close() open.
-    server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 await main();

@@ -65,8 +65,13 @@ export function createLimiter(options: {
   name: string;
   perMinute: number;
   backend: LimiterBackend;
+  /**
+   * Redis only: while Redis can't count, count in this process instead of refusing (503), and
+   * tell `onLocal` each time. Undefined: fail closed.
+   */
+  localWhenDown?: { onLocal(err: unknown): void };
 }): Limiter {
-  const { name, perMinute, backend } = options;
+  const { name, perMinute, backend, localWhenDown } = options;
   if (!Number.isInteger(perMinute) || perMinute <= 0)
     throw new Error('perMinute must be a positive integer');
   const common = { points: perMinute, duration: 60, keyPrefix: `bk:${name}` };
@@ -89,6 +94,19 @@ export function createLimiter(options: {
     limiter = new RateLimiterMemory(common);
   }
 
+  // The per-instance counter while Redis is down (see localWhenDown).
+  const local =
+    backend.kind === 'redis' && localWhenDown ? new RateLimiterMemory(common) : undefined;
+  const countLocally = async (key: string, err: unknown) => {
+    localWhenDown?.onLocal(err);
+    try {
+      return await (local as RateLimiterMemory).consume(key);
+    } catch (over) {
+      if (over instanceof RateLimiterRes) return over;
+      throw over;
+    }
+  };
+
   const self: Limiter = {
     limit: perMinute,
     backend,
@@ -101,6 +119,7 @@ export function createLimiter(options: {
       } catch (err) {
         // Past the limit rate-limiter-flexible rejects with the counter itself.
         if (err instanceof RateLimiterRes) return err;
+        if (local) return countLocally(key, err);
         throw limiterFault(backend, err);
       }
     },

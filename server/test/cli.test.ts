@@ -238,17 +238,35 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
       expect(res.stderr).toContain('no organization with id org_nope');
     });
 
-    it('migrate applies the migrations to a fresh store', async ({ expect }) => {
+    it('migrate applies everything to a fresh store and says what, then finds nothing to do', async ({
+      expect,
+    }) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-cli-'));
       const database = engine === 'sqlite' ? undefined : await createPgDatabase(engine);
+      const migrateEnv = {
+        ...SECRETS,
+        BRIDGE_DATA_DIR: dataDir,
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      };
       try {
-        const res = await runBridgeCli(['migrate'], {
-          ...SECRETS,
-          BRIDGE_DATA_DIR: dataDir,
-          ...(database ? { DATABASE_URL: database.url } : {}),
-        });
+        const res = await runBridgeCli(['migrate'], migrateEnv);
         expect(res.code).toBe(0);
-        expect(res.stdout).toBe('migrations up to date\n');
+        const lines = res.stdout.trimEnd().split('\n');
+        expect(lines.slice(0, 2)).toEqual(['applied 0001_initial', 'applied 0002_rate_limits']);
+        expect(lines).toContain('applied 0015_key_checks');
+        // On PostgreSQL the job engine's schema and queues come with the store's migrations.
+        const jobEngine = [
+          'applied pg-boss schema',
+          'applied queue bridgekit-health',
+          'applied queue bridgekit-sync',
+          'applied queue bridgekit-health-sweep',
+          'applied queue bridgekit-sync-sweep',
+        ];
+        if (engine === 'sqlite') expect(lines).not.toContain(jobEngine[0]);
+        else expect(lines).toEqual(expect.arrayContaining(jobEngine));
+        expect(lines.at(-1)).toBe(`${lines.length - 1} change(s) applied; the store is up to date`);
+        const again = await runBridgeCli(['migrate'], migrateEnv);
+        expect(again.stdout).toBe('nothing to apply; the store is up to date\n');
         const store = openStore({ dataDir, databaseUrl: database?.url });
         try {
           expect(await store.migrate()).toEqual([]);

@@ -153,6 +153,88 @@ describe('loadConfig', () => {
     ).toBe(100);
   });
 
+  it('lets the sync deadline follow the interval unless set: 120 s, or half a shorter interval', () => {
+    expect(loadConfig({ BRIDGE_SYNC_INTERVAL_S: '30' }).syncTimeoutSeconds).toBe(15);
+    expect(loadConfig({ BRIDGE_SYNC_INTERVAL_S: '241' }).syncTimeoutSeconds).toBe(120);
+    expect(loadConfig({ BRIDGE_SYNC_INTERVAL_S: '2' }).syncTimeoutSeconds).toBe(1);
+  });
+
+  it('defaults the shutdown grace to the longest deadline (verify, sync) plus 10 s, and reads it', () => {
+    expect(loadConfig({}).shutdownGraceSeconds).toBe(130);
+    expect(loadConfig({ BRIDGE_SYNC_INTERVAL_S: '20' }).shutdownGraceSeconds).toBe(20);
+    expect(
+      loadConfig({ BRIDGE_SYNC_INTERVAL_S: '20', BRIDGE_VERIFY_TIMEOUT_MS: '45500' })
+        .shutdownGraceSeconds,
+    ).toBe(56);
+    expect(loadConfig({ BRIDGE_SHUTDOWN_GRACE_S: '25' }).shutdownGraceSeconds).toBe(25);
+  });
+
+  it('keeps metrics and tracing off unless configured', () => {
+    const config = loadConfig({});
+    expect(config.metrics).toBeUndefined();
+    expect(config.tracing).toBeUndefined();
+    expect(config.logProbes).toBe(false);
+    expect(config.logSummarySeconds).toBe(30);
+    expect(config.startupRetrySeconds).toBe(30);
+  });
+
+  it('reads the metrics listener: loopback unless BRIDGE_METRICS_HOST says otherwise', () => {
+    expect(loadConfig({ BRIDGE_METRICS_PORT: '9464' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+    });
+    expect(
+      loadConfig({ BRIDGE_METRICS_PORT: '9464', BRIDGE_METRICS_HOST: '0.0.0.0' }).metrics,
+    ).toEqual({ port: 9464, host: '0.0.0.0' });
+  });
+
+  it('sends traces to OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces, or the traces endpoint as given', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      serviceName: 'bridgekit',
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example.com/traces',
+        OTEL_SERVICE_NAME: 'bridge-eu',
+      }).tracing,
+    ).toEqual({ url: 'https://otel.example.com/traces', serviceName: 'bridge-eu' });
+  });
+
+  it.each([
+    ['DATABASE_URL', 'postgres://app:s3cret@db:54x32/bridge', 'is not a parseable URL'],
+    ['DATABASE_DIRECT_URL', 'postgres://db:port/bridge', 'is not a parseable URL'],
+    ['BRIDGE_METRICS_PORT', '65536', 'Too big'],
+    ['BRIDGE_SHUTDOWN_GRACE_S', '0', 'Too small'],
+    ['BRIDGE_STARTUP_RETRY_S', 'forever', 'must be a whole number'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', 'must be an http(s) URL'],
+  ])(
+    'refuses %s=%s, naming it in the message and in variables, never echoing it',
+    (name, value, why) => {
+      const env = { DATABASE_URL: 'postgres://u@h/db', [name]: value };
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variables).toEqual([name]);
+      expect((error as Error).message).toContain(`${name}: ${why}`);
+      expect((error as Error).message).not.toContain(value);
+    },
+  );
+
+  it('names the variable of a cross-check in variables', () => {
+    expect(() => loadConfig({ BRIDGE_RATE_LIMIT_STORE: 'redis' })).toThrow(
+      expect.objectContaining({ variables: ['BRIDGE_RATE_LIMIT_STORE'] }),
+    );
+    expect(() =>
+      loadConfig({ BRIDGE_SYNC_INTERVAL_S: '200', BRIDGE_SYNC_TIMEOUT_S: '101' }),
+    ).toThrow(expect.objectContaining({ variables: ['BRIDGE_SYNC_TIMEOUT_S'] }));
+  });
+
   it('reads PORT', () => {
     expect(loadConfig({ PORT: '8080' }).port).toBe(8080);
   });

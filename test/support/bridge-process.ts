@@ -41,6 +41,11 @@ export interface BridgeProcessOptions {
    * default (development).
    */
   entry?: 'bundle' | 'sources';
+  /**
+   * With `entry: 'bundle'`: another build's `main.js` to run (e.g. a previous release's), under
+   * this release's serve flags; default this release's, built on first use.
+   */
+  bundle?: string;
   /** More node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   nodeArgs?: string[];
   /**
@@ -118,6 +123,7 @@ async function nodeArguments(options: BridgeProcessOptions): Promise<string[]> {
   if (options.entry === 'sources') {
     return ['--conditions=bridgekit-source', '--import', 'tsx', ...extra, SOURCES_MAIN];
   }
+  if (options.bundle) return [...serveNodeFlags(), ...extra, options.bundle];
   await buildBridge();
   return [...serveNodeFlags(), ...extra, SERVER_BUNDLE];
 }

@@ -86,6 +86,7 @@ export const ErrorCode = z.enum([
   'redis_unavailable',
   'rate_limit_unavailable',
   'service_unavailable',
+  'shutting_down',
   // 422
   'verification_failed',
   ...VERIFY_CODES,

@@ -71,6 +71,17 @@ const Health = z.object({
   redis: z.enum(['ok', 'unavailable']).optional(),
 });
 
+const Liveness = z.object({ status: z.literal('ok') });
+const Readiness = z.object({
+  status: z.literal('ready'),
+  store: z.literal('ok'),
+  /**
+   * Present when the bridge uses Redis (`REDIS_URL`). `unavailable` still leaves the instance
+   * ready: API requests go on under a per-instance rate limit; SSO exchanges answer 503.
+   */
+  redis: z.enum(['ok', 'unavailable']).optional(),
+});
+
 /** Every route the bridge serves. The OpenAPI document and the typed client derive from it. */
 export const routes = {
   listOrganizations: {
@@ -453,6 +464,28 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Health,
+    errors: ['ServiceUnavailable'],
+  },
+  live: {
+    method: 'get',
+    path: '/livez',
+    summary:
+      'Liveness: the process answers. Checks no dependency, so a slow store or Redis never gets a healthy instance restarted',
+    tag: 'Service',
+    auth: 'none',
+    status: 200,
+    response: Liveness,
+    errors: [],
+  },
+  ready: {
+    method: 'get',
+    path: '/readyz',
+    summary:
+      'Readiness for a load balancer: 503 naming what is missing (the store, or a drain after SIGTERM); Redis down keeps it ready',
+    tag: 'Service',
+    auth: 'none',
+    status: 200,
+    response: Readiness,
     errors: ['ServiceUnavailable'],
   },
 } as const satisfies Record<string, RouteDef>;

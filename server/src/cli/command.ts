@@ -11,7 +11,8 @@ export interface CommandInput {
   values: Values;
   positionals: string[];
   out: (line: string) => void;
-  getDeps: () => Promise<Deps>;
+  /** Opens the store (migrating it); `rotating` lets a new BRIDGE_SESSION_SECRET through. */
+  getDeps: (options?: { rotating?: boolean }) => Promise<Deps>;
 }
 
 /** One `bridge` command: its words, its lines in the usage, its arguments and what it does. */

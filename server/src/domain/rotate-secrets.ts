@@ -2,6 +2,7 @@ import { SECRET_FIELDS } from '@bridgekit/contract';
 import type { Updateable } from 'kysely';
 import type { Deps } from '../deps';
 import { dataSourcesAfter } from '../store/data-sources';
+import { replaceKeyCheck } from '../store/key-checks';
 import type { OrganizationRow } from '../store/organizations';
 import type { DataSourcesTable } from '../store/schema';
 import { JWT_SECRET_FIELD, PREVIOUS_JWT_SECRET_FIELD } from './jwt-secret';
@@ -36,7 +37,10 @@ async function resealOrganization(deps: Deps, org: OrgSecrets): Promise<boolean>
   return changed;
 }
 
-/** Re-encrypts every stored secret that is not under the current key; returns how many. */
+/**
+ * Re-encrypts every stored secret that is not under the current key, then records the current
+ * keys' check values; returns how many records changed.
+ */
 export async function rotateSecrets(
   deps: Deps,
 ): Promise<{ organizations: number; dataSources: number }> {
@@ -87,5 +91,9 @@ export async function rotateSecrets(
     if (rows.length < BATCH) break;
     cursor = rows[rows.length - 1]!.id;
   }
+  // Everything is under the current keys now: instances must start with them from here on.
+  const now = deps.now();
+  await replaceKeyCheck(db, 'secret_key', deps.keyChecks.secret_key, now);
+  await replaceKeyCheck(db, 'session_secret', deps.keyChecks.session_secret, now);
   return { organizations, dataSources };
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../api-error';
+import type { FailureLog } from '../failure-log';
 import { unavailableError } from '../faults';
 import { isUnstorableText } from '../store/db';
 
@@ -38,8 +39,27 @@ export function fromBodyParser(err: { type?: string; status?: number }): ApiErro
   }
 }
 
+/**
+ * The error handler of an app whose dependency failures (503s) are summarised in `failures`
+ * rather than logged once a request.
+ */
+export const errorHandlerWith =
+  (failures: FailureLog | undefined) =>
+  (err: unknown, req: Request, res: Response, next: NextFunction) =>
+    handleError(err, req, res, next, failures);
+
 /** Turns anything thrown into the error envelope; internals are logged with the request id, never sent. */
-export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
+export function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
+  handleError(err, req, res, next, undefined);
+}
+
+function handleError(
+  err: unknown,
+  req: Request,
+  res: Response,
+  _next: NextFunction,
+  failures: FailureLog | undefined,
+) {
   let apiError =
     err instanceof ApiError ? err : fromBodyParser(err as { type?: string; status?: number });
   if (!apiError && isUnstorableText(err)) {
@@ -57,6 +77,12 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
       'Something went wrong; quote the request id when reporting it',
       { code: 'internal_error' },
     );
+  } else if (apiError.cause && failures && apiError.status === 503) {
+    const cause = apiError.cause as { message?: unknown };
+    failures.report(apiError.code, apiError.message, {
+      err: typeof cause.message === 'string' ? cause.message : String(cause),
+      reqId: req.id,
+    });
   } else if (apiError.cause) {
     req.log?.warn(
       { err: apiError.cause, title: apiError.title, code: apiError.code },

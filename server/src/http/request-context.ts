@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { type Metrics, noMetrics } from '../observability/metrics';
+import { noTracing, type Tracing } from '../observability/tracing';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // Query parameters that carry credentials never reach a log line, however their names are
@@ -52,12 +54,29 @@ export function redactUrl(url: string): string {
 
 const LOG = Symbol('bk.log');
 
+/** Balancer and orchestrator probes: off the access log unless BRIDGE_LOG_PROBES=true. */
+export const PROBE_PATHS = new Set(['/livez', '/readyz', '/healthz']);
+
+/** Whether a request URL (path and query) is a probe's, without parsing it. */
+function isProbe(url: string): boolean {
+  const q = url.indexOf('?');
+  return PROBE_PATHS.has(q === -1 ? url : url.slice(0, q));
+}
+
 /**
  * Gives every request an id (kept from a well-formed `X-Request-Id`), echoes it and logs the
  * outcome. `req.log` (bound to the id) is made on first use: most requests only write the
  * access line.
  */
-export function requestContext(app: Express, { log }: { log: Logger }) {
+export function requestContext(
+  app: Express,
+  {
+    log,
+    logProbes = true,
+    metrics = noMetrics,
+    tracing = noTracing,
+  }: { log: Logger; logProbes?: boolean; metrics?: Metrics; tracing?: Tracing },
+) {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: Request & { [LOG]?: Logger }) {
@@ -75,10 +94,17 @@ export function requestContext(app: Express, { log }: { log: Logger }) {
     const started = performance.now();
     req.id = id;
     res.setHeader('X-Request-Id', id);
+    const logged = logProbes || !isProbe(req.url);
+    const span = tracing.startRequest(req.method, req.headers);
     res.on('finish', () => {
+      const route = req.routeTemplate ?? (req.route?.path as string | undefined) ?? '(unmatched)';
+      metrics.request(route, req.method, res.statusCode, (performance.now() - started) / 1000);
+      span?.end(route, res.statusCode);
+      if (!logged) return;
       access.info(
         {
           reqId: id,
+          ...(span ? { traceId: span.traceId } : {}),
           method: req.method,
           url: redactUrl(req.originalUrl),
           status: res.statusCode,

@@ -180,10 +180,8 @@ export class ExactRoutes {
     const handle = withHandle.handle.bind(app);
     withHandle.handle = (req, res, callback) => {
       const q = req.url.indexOf('?');
-      const chain =
-        callback === undefined
-          ? full.get(`${req.method} ${q === -1 ? req.url : req.url.slice(0, q)}`)
-          : undefined;
+      const path = q === -1 ? req.url : req.url.slice(0, q);
+      const chain = callback === undefined ? full.get(`${req.method} ${path}`) : undefined;
       if (!chain) return handle(req, res, callback);
       // What app.handle sets up before its router runs (x-powered-by is off, see createApp).
       req.res = res;
@@ -195,6 +193,7 @@ export class ExactRoutes {
       req.originalUrl ||= req.url;
       req.baseUrl = '';
       req.params = {};
+      req.routeTemplate = path;
       runChain(chain, req, res, (err) => failed(app, stack, err, req, res));
     };
   }

@@ -17,5 +17,7 @@ declare module 'express-serve-static-core' {
      * from those tables may be cached under it.
      */
     storeVersion?: string;
+    /** The route answered by exact path (ExactRoutes), for metrics and traces. */
+    routeTemplate?: string;
   }
 }

@@ -35,8 +35,9 @@ interface Sweeps {
 export function startInProcess(deps: Deps): Lifecycle {
   const { config } = deps;
   const stopping = new AbortController();
+  const handingBack = new AbortController();
   // Every queued job waits on it for a connection slot.
-  setMaxListeners(0, stopping.signal);
+  setMaxListeners(0, stopping.signal, handingBack.signal);
   const timers = new Set<NodeJS.Timeout>();
   const later: Later = (ms, fn) => {
     const timer = setTimeout(() => {
@@ -46,7 +47,7 @@ export function startInProcess(deps: Deps): Lifecycle {
     timer.unref();
     timers.add(timer);
   };
-  const queue = jobQueue(deps, stopping.signal, later);
+  const queue = jobQueue(deps, stopping.signal, handingBack.signal, later);
   const sweeps: Sweeps = { deps, signal: stopping.signal, later, enqueue: queue.enqueue };
   // Health now (the process just started); syncs from the next interval on, so a restart does
   // not re-read every catalog (a sync left SYNCING by a killed process is taken over then).
@@ -57,7 +58,8 @@ export function startInProcess(deps: Deps): Lifecycle {
     requestSync(id) {
       queue.enqueue({ kind: 'sync', id, slot: undefined });
     },
-    async stop() {
+    async stop(handBack) {
+      handBack?.addEventListener('abort', () => handingBack.abort(), { once: true });
       stopping.abort(new Error('stopping'));
       for (const timer of timers) clearTimeout(timer);
       queue.pending.clear();
@@ -70,7 +72,7 @@ export function startInProcess(deps: Deps): Lifecycle {
  * The jobs queued and running, one per kind and data source, run as the shared connection
  * slots allow.
  */
-function jobQueue(deps: Deps, signal: AbortSignal, later: Later) {
+function jobQueue(deps: Deps, signal: AbortSignal, handBack: AbortSignal, later: Later) {
   const pending = new Map<string, Job>();
   const running = new Map<string, Promise<void>>();
   const rerun = new Set<string>();
@@ -93,7 +95,7 @@ function jobQueue(deps: Deps, signal: AbortSignal, later: Later) {
     for (const [key, job] of pending) {
       if (running.size >= concurrency || signal.aborted) return;
       pending.delete(key);
-      const run = runJob(deps, job.kind, job.id, job.slot, signal)
+      const run = runJob(deps, job.kind, job.id, job.slot, signal, handBack)
         .then((result) => {
           if (result === 'busy' && !job.slot) later(BUSY_RETRY_MS, () => enqueue(job));
         })

@@ -7,8 +7,11 @@ import { type SyncResult, syncDataSource } from './sync';
 export interface Lifecycle {
   /** Syncs the data source soon (after create, a connection change, `POST …/sync`). */
   requestSync(id: string): void;
-  /** Stops scheduling and taking work; waits for work in progress. */
-  stop(): Promise<void>;
+  /**
+   * Stops scheduling and taking work; waits for work in progress. When `handBack` aborts, syncs
+   * still running give their lease back (and, on PostgreSQL, their job to another instance).
+   */
+  stop(handBack?: AbortSignal): Promise<void>;
 }
 
 /** The lifecycle of an instance that runs no background work (BRIDGE_BACKGROUND_JOBS=false). */
@@ -31,8 +34,10 @@ export async function runJob(
   id: string,
   slot: Date | undefined,
   signal: AbortSignal,
+  handBack?: AbortSignal,
 ): Promise<SyncResult | 'late'> {
   const release = await deps.connectionSlots.acquire(signal);
+  let result: SyncResult | 'late' | 'failed' = 'failed';
   try {
     const seconds =
       kind === 'health' ? deps.config.healthIntervalSeconds : deps.config.syncIntervalSeconds;
@@ -40,19 +45,24 @@ export async function runJob(
     // dropped: the next interval's job stands for it, so work never piles up.
     if (slot && deps.now().getTime() >= slot.getTime() + seconds * 1000) {
       deps.log.debug({ job: kind, dataSourceId: id }, 'data source job late: dropped');
-      return 'late';
+      result = 'late';
+      return result;
     }
     deps.log.debug(
       { job: kind, dataSourceId: id, slot: slot?.toISOString() ?? null },
       'data source job',
     );
-    if (kind === 'sync') return await syncDataSource(deps, id);
+    if (kind === 'sync') {
+      result = await syncDataSource(deps, id, handBack);
+      return result;
+    }
     const row = await findDataSourceById(deps.store.db, id);
-    if (!row) return 'gone';
-    await checkHealth(deps, row);
-    return 'ran';
+    if (row) await checkHealth(deps, row);
+    result = row ? 'ran' : 'gone';
+    return result;
   } finally {
     release();
+    deps.metrics.job(kind, result);
   }
 }
 

@@ -4,6 +4,7 @@ import type PgBoss from 'pg-boss';
 import type { Deps } from '../deps';
 import { lazy } from '../lazy';
 import { pg as pgModule } from '../verify/modules';
+import { QUEUE, SWEEP } from './job-schema';
 import {
   BUSY_RETRY_MS,
   type JobKind,
@@ -16,12 +17,6 @@ import {
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 
-const QUEUE: Record<JobKind, string> = { health: 'bridgekit-health', sync: 'bridgekit-sync' };
-const SWEEP: Record<JobKind, string> = {
-  health: 'bridgekit-health-sweep',
-  sync: 'bridgekit-sync-sweep',
-};
-
 interface JobData {
   id?: string;
 }
@@ -31,6 +26,8 @@ interface Engine {
   deps: Deps;
   boss: PgBoss;
   signal: AbortSignal;
+  /** Aborts when a shutdown's grace is nearly over: running syncs hand their work back. */
+  handBack: AbortSignal;
   pollMs: number;
   /** Records a finished job, for the next batch of completions. */
   completed(name: string, id: string): void;
@@ -52,8 +49,9 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   const pool = jobPool(deps);
   const boss = await startBoss(deps, pool);
   const stopping = new AbortController();
+  const handingBack = new AbortController();
   // Every job in hand waits on it for a connection slot.
-  setMaxListeners(0, stopping.signal);
+  setMaxListeners(0, stopping.signal, handingBack.signal);
   const timers = askForSweeps(deps, boss);
   const completions = batchedCompletions(deps, boss);
   timers.push(completions.timer);
@@ -62,6 +60,7 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
     deps,
     boss,
     signal: stopping.signal,
+    handBack: handingBack.signal,
     pollMs: Math.min(2000, Math.max(500, (shortest * 1000) / 4)),
     completed: completions.add,
   };
@@ -81,7 +80,8 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
         .send(QUEUE.sync, { id }, { retryLimit: 0 })
         .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sync not queued'));
     },
-    async stop() {
+    async stop(handBack) {
+      handBack?.addEventListener('abort', () => handingBack.abort(), { once: true });
       stopping.abort(new Error('stopping'));
       for (const timer of timers) clearInterval(timer);
       await Promise.allSettled(loops);
@@ -115,7 +115,7 @@ function jobPool(deps: Deps): Pg.Pool {
   return pool;
 }
 
-/** pg-boss on `pool`, started, with its queues created. */
+/** pg-boss on `pool`, started; its schema and queues come with the store's migration. */
 async function startBoss(deps: Deps, pool: Pg.Pool): Promise<PgBoss> {
   const { config, log } = deps;
   const longest = Math.max(config.healthIntervalSeconds, config.syncIntervalSeconds);
@@ -123,7 +123,7 @@ async function startBoss(deps: Deps, pool: Pg.Pool): Promise<PgBoss> {
     db: { executeSql: (text, values) => pool.query(text, values) },
     schedule: false,
     supervise: true,
-    migrate: true,
+    migrate: false,
     // The throttle's unique index holds while a job is in the job table: keep them there two
     // intervals, then a day in the archive (a check every 5 minutes is ~300 rows a day each).
     archiveCompletedAfterSeconds: Math.max(600, 2 * longest),
@@ -132,9 +132,6 @@ async function startBoss(deps: Deps, pool: Pg.Pool): Promise<PgBoss> {
   });
   boss.on('error', (err: Error) => log.warn({ err: err.message }, 'job engine error'));
   await boss.start();
-  for (const name of [...Object.values(QUEUE), ...Object.values(SWEEP)]) {
-    await boss.createQueue(name);
-  }
   return boss;
 }
 
@@ -229,8 +226,11 @@ async function runOne(engine: Engine, kind: JobKind, job: PgBoss.JobWithMetadata
   const id = job.data.id;
   if (!id) return;
   const slot = job.singletonOn ?? undefined;
-  const result = await runJob(engine.deps, kind, id, slot, engine.signal);
-  if (result === 'busy' && !slot && kind === 'sync') {
+  const result = await runJob(engine.deps, kind, id, slot, engine.signal, engine.handBack);
+  // Another instance takes it at once.
+  if (result === 'handed-back') {
+    await engine.boss.send(QUEUE.sync, { id }, { retryLimit: 0 });
+  } else if (result === 'busy' && !slot && kind === 'sync') {
     await engine.boss.send(QUEUE.sync, { id }, { startAfter: BUSY_RETRY_MS / 1000, retryLimit: 0 });
   }
 }

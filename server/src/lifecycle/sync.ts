@@ -1,12 +1,20 @@
 import type { Dialect } from '@bridgekit/contract';
 import type { Deps } from '../deps';
 import { saveCatalog } from '../store/catalog';
-import { claimSync, findDataSourceById, recordSyncFailure } from '../store/data-sources';
+import {
+  claimSync,
+  findDataSourceById,
+  recordSyncFailure,
+  releaseSync,
+} from '../store/data-sources';
 import { readCatalog } from './catalog';
 import { connectStored } from './connect';
 
-/** What became of a sync: it ran (whatever its verdict), another holds the lease, or the record is gone. */
-export type SyncResult = 'ran' | 'busy' | 'gone';
+/**
+ * What became of a sync: it ran (whatever its verdict), another holds the lease, the record is
+ * gone, or a shutdown handed it back unfinished.
+ */
+export type SyncResult = 'ran' | 'busy' | 'gone' | 'handed-back';
 
 // A sync's lease outlives its connection deadline by this much (the catalog's write comes
 // after), at most twice the deadline: config.ts keeps that within one sync interval.
@@ -21,18 +29,31 @@ const UNEXPECTED = 'The sync failed unexpectedly; it will be retried';
  * than the sync deadline (a process killed mid-sync) is taken over. The caller holds a
  * connection slot.
  */
-export async function syncDataSource(deps: Deps, id: string): Promise<SyncResult> {
+export async function syncDataSource(
+  deps: Deps,
+  id: string,
+  handBack?: AbortSignal,
+): Promise<SyncResult> {
   const now = deps.now();
   const timeoutMs = deps.config.syncTimeoutSeconds * 1000;
   const startedAt = now.toISOString();
   const staleBefore = new Date(now.getTime() - leaseMs(timeoutMs)).toISOString();
+  const before = await findDataSourceById(deps.store.db, id);
+  if (!before) return 'gone';
   const row = await claimSync(deps.store.db, id, startedAt, staleBefore);
   if (!row) return (await findDataSourceById(deps.store.db, id)) ? 'busy' : 'gone';
   try {
     const limits = { timeoutMs, maxReadBytes: deps.config.syncMaxReadBytes };
-    const outcome = await connectStored(deps, row, limits, (connection) =>
+    const reading = connectStored(deps, row, limits, (connection) =>
       readCatalog(row.dialect as Dialect, connection, deps.config.syncMaxTables),
     );
+    const outcome = await untilAborted(reading, handBack);
+    if (outcome === 'aborted') {
+      reading.catch(() => {});
+      await releaseSync(deps.store.db, id, startedAt, before.lastSyncStatus);
+      deps.log.info({ dataSourceId: id }, 'sync handed back: shutting down');
+      return 'handed-back';
+    }
     if (!outcome.ok) {
       deps.log.info({ dataSourceId: id, reason: outcome.reason }, 'sync failed');
       await recordSyncFailure(deps.store.db, id, startedAt, outcome.detail);
@@ -46,4 +67,18 @@ export async function syncDataSource(deps: Deps, id: string): Promise<SyncResult
     await recordSyncFailure(deps.store.db, id, startedAt, UNEXPECTED).catch(() => {});
     return 'ran';
   }
+}
+
+/** `work`'s result, or `aborted` as soon as `signal` aborts (the work is left to finish alone). */
+function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | 'aborted'> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve, reject) => {
+    const abort = () => resolve('aborted');
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

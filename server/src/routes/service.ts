@@ -59,6 +59,8 @@ export function serviceRoutes(router: Router, deps: Deps) {
     },
   );
 
+  probeRoutes(router, deps);
+
   mountJson(router, routes.health, {}, async () => {
     const checks = await checkDependencies(deps.probes, deps.config.timeouts.healthzMs);
     const failed = checks.find((c) => c.fault);
@@ -78,6 +80,46 @@ export function serviceRoutes(router: Router, deps: Deps) {
       status: 'ok',
       store: 'ok',
       ...(deps.probes.redis ? { redis: 'ok' as const } : {}),
+    } as const;
+  });
+}
+
+/**
+ * `/livez` answers from the process alone; `/readyz` needs the store (Redis is reported, never
+ * required: without it API requests go on and only SSO refuses) and answers 503 once a drain
+ * has begun, so the balancer stops sending before the listener closes.
+ */
+function probeRoutes(router: Router, deps: Deps) {
+  mountJson(router, routes.live, {}, async () => ({ status: 'ok' }) as const);
+
+  mountJson(router, routes.ready, {}, async () => {
+    if (deps.draining) {
+      throw new ApiError('ServiceUnavailable', 'This instance is shutting down', {
+        code: 'shutting_down',
+        params: { retryAfter: 1 },
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    const checks = await checkDependencies(deps.probes, deps.config.timeouts.healthzMs);
+    const store = checks.find((c) => c.dependency === 'store');
+    const redis = checks.find((c) => c.dependency === 'redis');
+    if (store?.fault) {
+      const err = faultError(store.fault, store.cause);
+      throw new ApiError(err.title, err.message, {
+        code: err.code,
+        params: {
+          ...err.params,
+          store: 'unavailable',
+          ...(redis ? { redis: redis.fault ? 'unavailable' : 'ok' } : {}),
+        },
+        cause: store.cause,
+        headers: err.headers,
+      });
+    }
+    return {
+      status: 'ready',
+      store: 'ok',
+      ...(redis ? { redis: redis.fault ? ('unavailable' as const) : ('ok' as const) } : {}),
     } as const;
   });
 }

@@ -60,6 +60,13 @@ export interface SessionTokens {
 }
 
 export const SESSION_TYP = 'bk-session+jwt';
+/**
+ * The token format this release writes (claim `v`). It reads this one and the previous
+ * release's (format 1, which had no `v`), so sessions live through a rolling upgrade; the
+ * previous release ignores `v`, so they live through a rollback too.
+ */
+export const SESSION_FORMAT = 2;
+const READABLE_FORMATS = new Set([1, SESSION_FORMAT]);
 export const SESSION_ISSUER = 'bridgekit';
 export const SESSION_AUDIENCE = 'bridgekit-session';
 export const DEFAULT_SESSION_TTL_SECONDS = 900;
@@ -86,6 +93,7 @@ const isSeconds = (value: unknown): value is number =>
 function payloadOf(claims: SessionClaims) {
   const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
   return {
+    v: SESSION_FORMAT,
     org: claims.orgId,
     mem: claims.memberId,
     role: claims.role,
@@ -104,7 +112,8 @@ function payloadOf(claims: SessionClaims) {
 
 /** Claims from a payload whose signature checked out, or null when any is missing or wrong. */
 function claimsOf(payload: Record<string, unknown>, nowSeconds: number): SessionClaims | null {
-  const { iss, aud, sub, org, mem, role, iat, exp, jti, sid, knd, fo, sat, aex } = payload;
+  const { v = 1, iss, aud, sub, org, mem, role, iat, exp, jti, sid, knd, fo, sat, aex } = payload;
+  if (!READABLE_FORMATS.has(v as number)) return null;
   if (iss !== SESSION_ISSUER || aud !== SESSION_AUDIENCE) return null;
   if (!isSeconds(iat) || !isSeconds(exp) || typeof jti !== 'string') return null;
   if (!isSeconds(sat) || !isSeconds(aex) || !isId(sid) || !isKind(knd)) return null;

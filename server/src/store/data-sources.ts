@@ -124,6 +124,23 @@ export const recordSyncFailure = (db: Db, id: string, startedAt: string, message
     .where('syncStartedAt', '=', startedAt)
     .execute();
 
+/**
+ * Gives the lease of the sync that started at `startedAt` back (a shutdown cut it short): the
+ * status it had before, so another instance (or the next interval) syncs it.
+ */
+export const releaseSync = (
+  db: Db,
+  id: string,
+  startedAt: string,
+  status: DataSourcesTable['lastSyncStatus'],
+) =>
+  db
+    .updateTable('dataSources')
+    .set({ lastSyncStatus: status, syncStartedAt: null })
+    .where('id', '=', id)
+    .where('syncStartedAt', '=', startedAt)
+    .execute();
+
 /** Ids of every data source after `cursor`, in id order (for the scheduled sweeps). */
 export const dataSourceIdsAfter = async (db: Db, cursor: string, limit: number) =>
   (

@@ -4,7 +4,12 @@ import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { sqliteFile } from './location';
-import { migrateToLatest, PostgresXactLockAdapter, type VERSIONED_TABLES } from './migrations';
+import {
+  type InLockStep,
+  migrateToLatest,
+  PostgresXactLockAdapter,
+  type VERSIONED_TABLES,
+} from './migrations';
 import { preparedStatements, statementNameOn } from './pg-prepared';
 import {
   DEFAULT_PG_TIMEOUTS,
@@ -51,7 +56,16 @@ export interface Store {
    * one's rows (each must return rows: `RETURNING`, or a read). Undefined as writeBatch.
    */
   writeSteps?(steps: readonly WriteStep[]): unknown[][] | undefined;
-  migrate(): Promise<string[]>;
+  /**
+   * Applies pending migrations, then `inLock` (PostgreSQL: in the same transaction, under the
+   * migration lock); returns what was applied, in order.
+   */
+  migrate(inLock?: InLockStep[]): Promise<string[]>;
+  /**
+   * SQLite only: writes a consistent copy of the store to `file` (which must not exist) while
+   * others keep writing (`VACUUM INTO`: one read transaction), checked before it returns.
+   */
+  backup?(file: string): Promise<{ bytes: number }>;
   close(): Promise<void>;
 }
 
@@ -95,7 +109,10 @@ export interface WriteStep {
 }
 
 /** What each engine provides; openStore adds what both share. */
-type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'writeBatch' | 'writeSteps'> & {
+type EngineParts = Pick<
+  Store,
+  'db' | 'pgPool' | 'version' | 'writeBatch' | 'writeSteps' | 'backup'
+> & {
   checkpointer?: Checkpointer;
 };
 
@@ -153,6 +170,7 @@ function openPostgres(
     },
     writeBatch: undefined,
     writeSteps: undefined,
+    backup: undefined,
   };
 }
 
@@ -197,9 +215,25 @@ function openSqlite(
     writeBatch: (sqlText, paramLists) =>
       writeSteps(paramLists.map((params) => ({ sql: sqlText, params }))),
     writeSteps,
+    backup: async (target) => {
+      if (fs.existsSync(target)) throw new Error(`${target} already exists`);
+      file.prepare('vacuum into ?').run(target);
+      const copy = new SQLite(target, { readonly: true });
+      try {
+        const [check] = copy.pragma('quick_check') as { quick_check: string }[];
+        if (check?.quick_check !== 'ok')
+          throw new Error(`the copy failed its check: ${check?.quick_check}`);
+      } finally {
+        copy.close();
+      }
+      return { bytes: fs.statSync(target).size };
+    },
     checkpointer,
   };
 }
+
+/** How long one migration statement (the lock wait among them) may take. */
+const MIGRATION_STATEMENT_MS = 120_000;
 
 /** Opens SQLite in `dataDir/bridge.db` (WAL), or PostgreSQL when `databaseUrl` is set. */
 export function openStore(options: StoreOptions): Store {
@@ -214,21 +248,26 @@ export function openStore(options: StoreOptions): Store {
       )
     : openSqlite(options.dataDir, options.checkpointInWorker);
   const { db } = parts;
-  const { directUrl } = options;
+  const migrationUrl = options.directUrl ?? options.databaseUrl;
+  // Migrations wait at the lock while another instance migrates, and a multi-statement step
+  // can't run as a named statement: one unnamed connection of their own, with a longer bound.
+  const migrationTimeouts = {
+    ...pgTimeouts,
+    statementMs: Math.max(pgTimeouts.statementMs, MIGRATION_STATEMENT_MS),
+  };
   return {
     ...parts,
     engine,
     async ping() {
       await sql`select 1`.execute(db);
     },
-    async migrate() {
-      if (engine === 'sqlite' || !directUrl) {
-        return migrateToLatest(db as unknown as Kysely<unknown>, engine);
+    async migrate(inLock = []) {
+      if (engine === 'sqlite' || !migrationUrl) {
+        return migrateToLatest(db as unknown as Kysely<unknown>, engine, inLock);
       }
-      // One connection of its own on the direct URL, closed once done.
-      const direct = openPostgres(directUrl, 1, 'unnamed', pgTimeouts).db;
+      const direct = openPostgres(migrationUrl, 1, 'unnamed', migrationTimeouts).db;
       try {
-        return await migrateToLatest(direct as unknown as Kysely<unknown>, engine);
+        return await migrateToLatest(direct as unknown as Kysely<unknown>, engine, inLock);
       } finally {
         await direct.destroy();
       }

@@ -132,6 +132,14 @@ export interface RevokedSessionsTable {
   expiresAt: string;
 }
 
+export interface KeyChecksTable {
+  /** Which key: `secret_key` (BRIDGE_SECRET_KEY) or `session_secret` (BRIDGE_SESSION_SECRET). */
+  name: string;
+  /** HMAC-SHA256 of a fixed text under the key (base64url); the key itself is never stored. */
+  checkValue: string;
+  recordedAt: string;
+}
+
 export interface EmbedHandoffsTable {
   /** SHA-256 of the code (base64url); the code itself is never stored. */
   codeHash: string;
@@ -165,4 +173,5 @@ export interface Database {
   revokedSessions: RevokedSessionsTable;
   embedHandoffs: EmbedHandoffsTable;
   embedOriginPatterns: EmbedOriginPatternsTable;
+  keyChecks: KeyChecksTable;
 }

@@ -18,4 +18,6 @@ export const serviceScenarios: Scenarios = {
     },
   },
   health: { call: () => ({}) },
+  live: { call: () => ({}) },
+  ready: { call: () => ({}) },
 };

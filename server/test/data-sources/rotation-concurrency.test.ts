@@ -43,6 +43,7 @@ describe.each(ENGINES)('secrets rotate next to a running bridge on %s', (engine)
     return {
       ...old.deps,
       secretBox: createSecretBox(Buffer.from(k2, 'base64'), Buffer.from(k1, 'base64')),
+      keyChecks: current.deps.keyChecks,
       store: { ...old.deps.store, db: old.deps.store.db.withPlugin(hook) },
     };
   }
@@ -78,7 +79,8 @@ describe.each(ENGINES)('secrets rotate next to a running bridge on %s', (engine)
       databaseUrl: old.databaseUrl,
       secretKey: k2,
       previousKey: k1,
-      sessionSecret: newSecretKey(),
+      // The store's session secret: another one is refused at start.
+      sessionSecret: old.deps.config.sessionSecret as string,
     });
     admin = await old.newUser();
     orgId = (

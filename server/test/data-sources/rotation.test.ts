@@ -5,8 +5,9 @@ import path from 'node:path';
 import { SECRET_FIELDS } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, runBridgeCli } from '../../../test/support/bridge-cli';
+import { ConfigError } from '../../src/config';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
-import { keyIdOf } from '../../src/domain/secret-box';
+import { createSecretBox, keyIdOf } from '../../src/domain/secret-box';
 import { sealedColumn } from '../../src/domain/serialize';
 import type { Db } from '../../src/store/db';
 import { claimsFor, signHs256 } from '../sso-http/support';
@@ -82,7 +83,7 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   let sealedAfterFirstRun: SealedValue[];
   let sealedAfterFailedRun: SealedValue[];
   let withK2: OpenedBridge;
-  let withK1: OpenedBridge;
+  let k1Refused: unknown;
 
   const cliEnv = (current: string, previous?: string) => ({
     BRIDGE_DATA_DIR: dataDir,
@@ -159,7 +160,13 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
 
     rotateOutput = await rotate(k2, k1);
     withK2 = await open(k2);
-    withK1 = await open(k1);
+    k1Refused = await open(k1).then(
+      async (bridge) => {
+        await bridge.stop();
+        return undefined;
+      },
+      (err: unknown) => err,
+    );
     sealedAfterFirstRun = await sealedValues(withK2.deps.store.db);
     // Both change nothing, so they can run side by side (the CLI takes seconds to start).
     [secondRunOutput, failedRun] = await Promise.all([rotate(k2, k1), rotate(newSecretKey())]);
@@ -168,7 +175,6 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
 
   afterAll(async () => {
     await withK2?.stop();
-    await withK1?.stop();
     await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -254,12 +260,18 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
     }
   });
 
-  it('leaves a bridge with only K1 unable to open any sealed value', async () => {
-    const values = await sealedValues(withK1.deps.store.db);
+  it('leaves K1 unable to open any sealed value', async () => {
+    const values = await sealedValues(withK2.deps.store.db);
     expect(values.length).toBeGreaterThan(0);
+    const k1Box = createSecretBox(Buffer.from(k1, 'base64'));
     for (const v of values) {
-      expect(() => withK1.deps.secretBox.open(v.sealed, v.id, v.field)).toThrow();
+      expect(() => k1Box.open(v.sealed, v.id, v.field)).toThrow();
     }
+  });
+
+  it('records K2 as the store key: a bridge with only K1 is refused at start, naming it', () => {
+    expect(k1Refused).toBeInstanceOf(ConfigError);
+    expect((k1Refused as ConfigError).variables).toEqual(['BRIDGE_SECRET_KEY']);
   });
 
   it('re-encrypts nothing when run again', () => {
@@ -268,9 +280,9 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
     );
   });
 
-  it('fails with exit code 1 when a value cannot be opened with the keys given', () => {
+  it('fails with exit code 1, naming the variable, when the keys given are not the store’s', () => {
     expect(failedRun.code).toBe(1);
-    expect(failedRun.stderr).toMatch(/cannot decrypt/);
+    expect(failedRun.stderr).toMatch(/BRIDGE_SECRET_KEY does not match this store/);
   });
 
   it('changes nothing when it fails', () => {

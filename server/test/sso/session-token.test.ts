@@ -129,6 +129,49 @@ describe('createSessionTokens', () => {
     expect(await sessions.verify(token)).toBeNull();
   });
 
+  it('writes its format version, 2, as claim v', async () => {
+    const sessions = createSessionTokens({ key: KEY, now: clock().now });
+    expect(decodeJwt((await sessions.issue(CLAIMS)).token).v).toBe(2);
+  });
+
+  describe('tokens of another format', () => {
+    const seconds = Math.floor(START.getTime() / 1000);
+    // The previous release's payload, claim for claim: no `v`.
+    const formatOne = {
+      org: CLAIMS.orgId,
+      mem: CLAIMS.memberId,
+      role: 'ADMIN',
+      sid: 'c2Vzc2lvbi1pZC0wMTIzNDU2',
+      knd: 'kit',
+      sat: seconds,
+      aex: seconds + 12 * 3600,
+      iss: 'bridgekit',
+      aud: 'bridgekit-session',
+      sub: CLAIMS.userId,
+      exp: seconds + 900,
+      jti: '6f1d1f0e-7a4c-4b7e-9a53-2f7e0b7d9c11',
+      iat: seconds,
+    };
+    const sign = (payload: Record<string, unknown>) =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'bk-session+jwt' }).sign(KEY);
+
+    it("accepts the previous release's tokens (format 1, no v), so a rolling upgrade keeps sessions", async () => {
+      const sessions = createSessionTokens({ key: KEY, now: clock().now });
+      expect(await sessions.verify(await sign(formatOne))).toMatchObject({
+        orgId: CLAIMS.orgId,
+        memberId: CLAIMS.memberId,
+        sessionId: formatOne.sid,
+        kind: 'kit',
+      });
+    });
+
+    it('refuses a format it does not know (a later release rolled back)', async () => {
+      const sessions = createSessionTokens({ key: KEY, now: clock().now });
+      expect(await sessions.verify(await sign({ ...formatOne, v: 3 }))).toBeNull();
+      expect(await sessions.verify(await sign({ ...formatOne, v: '2' }))).toBeNull();
+    });
+  });
+
   it('refuses a tampered payload', async () => {
     const sessions = createSessionTokens({ key: KEY, now: clock().now });
     const [header, payload, signature] = (

@@ -20,6 +20,7 @@ import { embedOriginPatterns } from './0011-embed-origin-patterns';
 import { embedHandoffReplays } from './0012-embed-handoff-replays';
 import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
 import { ssoMembersAfterRedis } from './0014-sso-members-after-redis';
+import { keyChecks } from './0015-key-checks';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -41,6 +42,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0012_embed_handoff_replays': embedHandoffReplays(),
     '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce(dialect),
     '0014_sso_members_after_redis': ssoMembersAfterRedis(dialect),
+    '0015_key_checks': keyChecks(),
   };
 }
 
@@ -59,7 +61,20 @@ export class PostgresXactLockAdapter extends PostgresAdapter {
   override async releaseMigrationLock() {}
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect) {
+/** Runs one SQL text (no parameters; several statements allowed) on the migration's connection. */
+export type RunSql = (text: string) => Promise<Record<string, unknown>[]>;
+
+/**
+ * More schema to bring up under the migration lock, after the store's own migrations (the job
+ * engine's); returns what it applied.
+ */
+export type InLockStep = (run: RunSql) => Promise<string[]>;
+
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  inLock: InLockStep[] = [],
+) {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const run = async (on: Kysely<unknown>, disableTransactions: boolean) => {
     const migrator = new Migrator({ db: on, provider, disableTransactions });
@@ -77,6 +92,9 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect) {
     try {
       await sql`select pg_advisory_xact_lock(${sql.raw(MIGRATION_LOCK_ID)})`.execute(conn);
       const applied = await run(conn, true);
+      const runSql: RunSql = async (text) =>
+        (await sql.raw<Record<string, unknown>>(text).execute(conn)).rows;
+      for (const step of inLock) applied.push(...(await step(runSql)));
       await sql`commit`.execute(conn);
       return applied;
     } catch (error) {
