@@ -47,7 +47,8 @@ describe('the bridge bin in a fresh checkout', { timeout: 180_000 }, () => {
     const res = await cli(['migrate'], '.');
     expect(res.stderr).toBe(BUILDING + storeLine);
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('migrations up to date\n');
+    // A fresh store: every migration applied, in order, then the summary.
+    expect(res.stdout).toMatch(/^applied 0001_initial\n(applied \d{4}_\w+\n)+\d+ change\(s\) applied; the store is up to date\n$/);
     for (const file of TARGETS.server.outputs)
       expect(existsSync(path.join(checkout, file))).toBe(true);
     // The same stamp `npm start` checks: it will not build again.
@@ -61,6 +62,7 @@ describe('the bridge bin in a fresh checkout', { timeout: 180_000 }, () => {
       const res = await cli(['migrate'], cwd);
       expect(res.stderr).toBe(storeLine);
       expect(res.code).toBe(0);
+      expect(res.stdout).toBe('nothing to apply; the store is up to date\n');
     }
   });
 

@@ -27,7 +27,11 @@ describe('bridge backup under load, and a restore', () => {
   beforeAll(async () => {
     rogue = await startRoguePg('password');
     data = newBridgeData();
-    bridge = await startBridgeProcess({ data, env: { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    // Four writers without pause pass the default 600 a minute on a fast machine.
+    bridge = await startBridgeProcess({
+      data,
+      env: { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true', BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000' },
+    });
     admin = await adminWithOrg(data, bridge.url);
     const ds = await call(
       bridge.url,

@@ -151,7 +151,8 @@ describe('a bridge process whose PostgreSQL stops and comes back', () => {
       // A session's request checks its membership in the store before the rate limiter.
       const session = outcomes.filter((o) => o.name.includes('(session)'));
       expect(session.map((o) => o.status)).toEqual(Array(session.length).fill(503));
-      expect(bridge.stdout()).toContain('The store is unavailable');
+      // Refused connections or ones that time out, as the paused server happens to answer.
+      expect(bridge.stdout()).toMatch(/The store (is unavailable|did not answer in time)/);
       expect(bridge.stdout()).not.toContain('unhandled error');
     });
 

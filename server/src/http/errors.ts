@@ -79,7 +79,8 @@ function handleError(
     );
   } else if (apiError.cause && failures && apiError.status === 503) {
     const cause = apiError.cause as { message?: unknown };
-    failures.report(apiError.code, apiError.message, {
+    // Keyed by the words too: a store that times out and one that refuses are counted apart.
+    failures.report(`${apiError.code}: ${apiError.message}`, apiError.message, {
       err: typeof cause.message === 'string' ? cause.message : String(cause),
       reqId: req.id,
     });
