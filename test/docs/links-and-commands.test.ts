@@ -111,6 +111,21 @@ describe('commands in the Markdown', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every npm run bench section is one bench/run.ts has', () => {
+    const known = [
+      ...fs
+        .readFileSync(path.join(ROOT, 'bench/run.ts'), 'utf8')
+        .matchAll(/^ {2}(\w+): \(\) => import/gm),
+    ].map((m) => m[1]);
+    expect(known).toContain('orgs');
+    const sections = mentions(/\bnpm run bench ([a-z]+)/g);
+    expect(sections.length).toBeGreaterThan(3);
+    const unknown = sections
+      .filter(({ match }) => !known.includes(match[1]))
+      .map(({ command, where }) => `${where}: ${command}`);
+    expect(unknown).toEqual([]);
+  });
+
   it('every npx bridge command is one the CLI has', async () => {
     const bridge = mentions(/\bnpx bridge ([a-z][\w-]*)(?: ([a-z][\w-]*))?/g);
     expect(bridge.length).toBeGreaterThan(10);
