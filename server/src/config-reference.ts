@@ -33,7 +33,8 @@ export const CONFIG_REFERENCE: Readonly<Record<Documented, VariableDoc>> = {
     meaning: '`postgres://…` past the pooler in `DATABASE_URL`, for migrations',
   },
   BRIDGE_PG_POOL_SIZE: {
-    meaning: 'PostgreSQL connections per instance, 1–1000 (see "Sizing behind a pooler")',
+    meaning:
+      'PostgreSQL connections per instance, 1–1000 ([sizing](operations.md#sizing-behind-a-pooler))',
   },
   BRIDGE_PG_PREPARED: {
     meaning: '`named`: parse once per connection; not behind a transaction pooler',
@@ -117,7 +118,7 @@ export const CONFIG_REFERENCE: Readonly<Record<Documented, VariableDoc>> = {
   },
   BRIDGE_SHUTDOWN_GRACE_S: {
     default: 'longest deadline + 10 (130 by default)',
-    meaning: 'SIGTERM: how long the drain may take (see "Drain on SIGTERM")',
+    meaning: 'SIGTERM: how long the drain may take ([drain](operations.md#drain-on-sigterm))',
   },
   BRIDGE_STARTUP_RETRY_S: {
     meaning: 'how long start-up retries an unreachable store before giving up (0: once)',
