@@ -90,7 +90,7 @@ describe('migrations', () => {
 
     it('on PostgreSQL', async () => {
       const database = await createPgDatabase();
-      const store = openStore({ databaseUrl: database.url, poolSize: 1 });
+      const store = openStore({ databaseUrl: database.url, dataDir: os.tmpdir(), poolSize: 1 });
       cleanups.push(async () => {
         await store.close();
         await database.drop();
