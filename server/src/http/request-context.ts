@@ -64,8 +64,8 @@ function isProbe(url: string): boolean {
 }
 
 /**
- * Gives every request an id (kept from a well-formed `X-Request-Id`), echoes it and logs the
- * outcome. `req.log` (bound to the id) is made on first use: most requests only write the
+ * Gives every request an id (kept from a well-formed `X-Request-Id`), echoes it with
+ * `X-Content-Type-Options: nosniff`, and logs the outcome. `req.log` (bound to the id) is made on first use: most requests only write the
  * access line.
  */
 export function requestContext(
@@ -94,6 +94,8 @@ export function requestContext(
     const started = performance.now();
     req.id = id;
     res.setHeader('X-Request-Id', id);
+    // No response is ever to be read as another type than it says (JSON as HTML, say).
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     const logged = logProbes || !isProbe(req.url);
     const span = tracing.startRequest(req.method, req.headers);
     res.on('finish', () => {
