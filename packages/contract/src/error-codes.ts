@@ -59,6 +59,8 @@ export const ErrorCode = z.enum([
   'framing_not_allowed',
   'embed_header_required',
   'embed_origin_mismatch',
+  'embed_origin_foreign',
+  'embed_framing_required',
   'forbidden',
   // 404
   'not_found',

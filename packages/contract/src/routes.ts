@@ -404,7 +404,7 @@ export const routes = {
     method: 'post',
     path: '/embed/session',
     summary:
-      'Same-origin only: trades a single-use handoff code for a bearer session token (send X-Bridgekit-Embed: 1)',
+      "The embed page's own call, inside a frame of the origin that signed in: trades a single-use handoff code for a bearer session token (send X-Bridgekit-Embed: 1 and framingOrigin; any other redemption is refused and burns the code)",
     tag: 'Embed',
     auth: 'none',
     body: EmbedSessionBody,
