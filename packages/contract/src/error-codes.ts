@@ -118,6 +118,7 @@ export const FieldCode = z.enum([
   'already_member',
   'last_admin',
   'onboarding_backwards',
+  'api_key_required',
   ...VERIFY_CODES,
 ]);
 export type FieldCode = z.infer<typeof FieldCode>;

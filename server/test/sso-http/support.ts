@@ -161,7 +161,7 @@ export async function expectNoRedemptionLives(
  * embed page's trade of the handoff code for its bearer token. Throws when either is refused.
  */
 export async function embedSignIn(
-  bridge: Pick<TestBridge, 'request'>,
+  bridge: Pick<TestBridge, 'request' | 'url'>,
   org: { id: string; jwtSecret: string },
   framingOrigin: string,
   claims: Record<string, unknown> = {},
