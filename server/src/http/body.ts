@@ -75,7 +75,7 @@ function plainLength(req: IncomingMessage, limitBytes: number): number | undefin
  * UTF-8 without a byte-order mark, empty as `{}`, only an object or an array at the top, and
  * the same errors for the same faults. Most bodies are plain and small; reading them here
  * spares each request body-parser's streams, decoders and listeners (the SSO exchange's hot
- * path: see "How the bridge stays fast" in the README).
+ * path: see docs/performance.md).
  */
 function readPlainJson(req: Request, length: number, next: NextFunction) {
   const chunks: Buffer[] = [];
