@@ -72,7 +72,8 @@ export const CONFIG_REFERENCE: Readonly<Record<Documented, VariableDoc>> = {
   BRIDGE_TRUST_PROXY: { meaning: 'Express `trust proxy` value when behind a load balancer' },
   BRIDGE_RATE_LIMIT_PER_MINUTE: { meaning: 'requests per key or session' },
   BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: {
-    meaning: 'verifies per organization, and (a separate counter, same value) per user',
+    meaning:
+      "verifies per organization, and (a separate counter, same value) per person: a key's user, or a session's host account",
   },
   BRIDGE_MAX_CONNECTIONS_IN_FLIGHT: {
     meaning: 'connection attempts (verify, health checks, syncs) one process runs at once',

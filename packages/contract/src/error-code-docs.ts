@@ -43,7 +43,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, readonly [ErrorTitle, s
     "the browser's `Origin` is not among the organization's `embedAllowedOrigins`",
   ],
   session_required: ['Forbidden', 'the route takes a session token only'],
-  api_key_required: ['Forbidden', 'the route takes an API key only'],
+  api_key_required: [
+    'Forbidden',
+    'the route, or a host setting in the body (`slug`, `fullEmbedEnabled`, `embedAllowedOrigins`), takes an API key only',
+  ],
   full_embed_disabled: ['Forbidden', 'the organization has `fullEmbedEnabled` off'],
   framing_not_allowed: [
     'Forbidden',
@@ -53,6 +56,14 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, readonly [ErrorTitle, s
   embed_origin_mismatch: [
     'Forbidden',
     'the framing origin differs from the one that signed in (the code is burnt)',
+  ],
+  embed_origin_foreign: [
+    'Forbidden',
+    "a handoff code redeemed from another origin than the bridge's own embed page (the code is burnt)",
+  ],
+  embed_framing_required: [
+    'Forbidden',
+    'a handoff code redeemed outside a frame: no `framingOrigin` (the code is burnt)',
   ],
   forbidden: ['Forbidden', 'refused, with no more specific reason'],
   not_found: ['NotFound', 'a record that is absent or that the caller may not see'],

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { ApiError } from '../api-error';
 import { fromBodyParser } from './errors';
 
@@ -28,6 +33,24 @@ export function jsonBody({ limitBytes }: { limitBytes: number }) {
     const length = plainLength(req, limitBytes);
     if (length === undefined) parse(req, res, next);
     else readPlainJson(req, length, next);
+  };
+}
+
+/**
+ * `body` for a route whose body is optional: a request that sends none at all (no
+ * Content-Type, no length, no chunks) passes with `req.body` undefined; any other goes to
+ * `body`, with its rules (JSON only, within the limit).
+ */
+export function optionalJsonBody(body: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const { headers } = req;
+    const none =
+      headers['content-type'] === undefined &&
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0');
+    if (!none) return body(req, res, next);
+    req.body = undefined;
+    next();
   };
 }
 
