@@ -14,19 +14,19 @@ export type DataSourceFormProps = Omit<
 > & {
   orgId: string;
   /** Edit this data source (loaded with `getDataSource`); without it the form creates one. */
-  dataSourceId?: string;
+  dataSourceId?: string | undefined;
   /** Edit this record as given, without loading it. */
-  dataSource?: DataSource;
+  dataSource?: DataSource | undefined;
   /** Save only after the current connection values passed "Test connection". Default true. */
-  requireVerify?: boolean;
+  requireVerify?: boolean | undefined;
   /** After a create or update succeeded, with the record the server returned. */
-  onSaved?: (record: DataSource) => void;
+  onSaved?: ((record: DataSource) => void) | undefined;
   /** After a delete succeeded, with the deleted record. */
-  onDeleted?: (record: DataSource) => void;
+  onDeleted?: ((record: DataSource) => void) | undefined;
   /** `framed` (default) draws the form's own card; `plain` leaves the frame to your panel. */
-  variant?: 'framed' | 'plain';
+  variant?: 'framed' | 'plain' | undefined;
   /** Leave out the kit's styles for this component. */
-  unstyled?: boolean;
+  unstyled?: boolean | undefined;
 };
 
 /**

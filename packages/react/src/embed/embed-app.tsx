@@ -65,7 +65,7 @@ export interface EmbedAppProps {
   /** The handoff code from the fragment; null on a reload. */
   code: string | null;
   /** The session; default: one made here with `sessionStorage`. */
-  session?: EmbedSessionManager;
+  session?: EmbedSessionManager | undefined;
   /** The parent's origin as the browser reports it. */
   ancestorOrigin?: string | undefined;
   /**
@@ -76,7 +76,7 @@ export interface EmbedAppProps {
    */
   signInOrigin?: string | undefined;
   /** Replaces `fetch` for API calls (tests). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
 }
 
 function tabStorage(): Storage | null {

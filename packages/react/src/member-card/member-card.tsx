@@ -7,13 +7,13 @@ import { useBridgeContext } from '../provider/bridge-provider';
 import { MemberDetails } from './member-details';
 
 type Source =
-  | { member: Member; orgId?: never; memberId?: never }
-  | { orgId: string; memberId: string; member?: never };
+  | { member: Member; orgId?: undefined; memberId?: undefined }
+  | { orgId: string; memberId: string; member?: undefined };
 
 export type MemberCardProps = Source &
   Omit<ComponentPropsWithoutRef<'article'>, 'children'> & {
     /** Leave out the kit's styles for this component. */
-    unstyled?: boolean;
+    unstyled?: boolean | undefined;
   };
 
 /**
