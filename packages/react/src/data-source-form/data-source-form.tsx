@@ -1,5 +1,5 @@
 import type { DataSource } from '@bridgekit/contract';
-import { type ComponentPropsWithoutRef, forwardRef, useMemo } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, useMemo, useRef } from 'react';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
@@ -32,7 +32,8 @@ export type DataSourceFormProps = Omit<
 /**
  * Create or edit a PostgreSQL or MySQL data source (a new one can start from a pasted
  * connection string): test the connection, then save. The caller's role
- * comes from the bridge's session: a MEMBER sees the record read-only and is told why.
+ * comes from the bridge's session: a MEMBER sees the record read-only and is told why; an
+ * ADMIN demoted while filling it in keeps what they typed, read-only, and is told why.
  *
  * @example
  * <DataSourceForm orgId={orgId} onSaved={(record) => navigate(`/sources/${record.id}`)} />
@@ -58,6 +59,10 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
     );
     const { client, messages } = context;
     const access = useAccess(context, orgId);
+    // Once editable, a form that loses the right (the role changed mid-form) keeps its values.
+    const wasEditable = useRef(false);
+    if (access.status === 'ready' && access.canEdit) wasEditable.current = true;
+    const roleChanged = access.status === 'ready' && !access.canEdit && wasEditable.current;
     const key = dataSource || !dataSourceId ? null : `${orgId}/${dataSourceId}`;
     const loaded = useResource(key, (signal) =>
       client.getDataSource({ params: { orgId, id: dataSourceId ?? '' }, signal }),
@@ -78,7 +83,9 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
     if ((key && !record) || access.status === 'loading') {
       return <FormLoading root={root} messages={messages} />;
     }
-    if (!access.canEdit && !record) return <FormCannotCreate root={root} messages={messages} />;
+    if (!access.canEdit && !record && !roleChanged) {
+      return <FormCannotCreate root={root} messages={messages} />;
+    }
 
     return (
       <FormBody
@@ -90,6 +97,7 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
         initialRecord={record}
         requireVerify={requireVerify}
         readOnly={!access.canEdit}
+        roleChanged={roleChanged}
         onSaved={onSaved}
         onDeleted={onDeleted}
       />

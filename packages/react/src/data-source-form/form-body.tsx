@@ -4,7 +4,10 @@ import type { FormContextValue } from '../provider/bridge-provider';
 import { boundFields, shownLabel } from './bound-fields';
 import { ErrorSummary } from './error-summary';
 import { FormActions } from './form-actions';
+import { initialFormState } from './form-reducer';
 import { ConnectionSection, SshSection, SslSection } from './form-sections';
+import { FormCannotCreate } from './form-states';
+import type { FormValues } from './form-values';
 import { useFormState } from './use-form-state';
 
 interface FormBodyProps {
@@ -16,14 +19,19 @@ interface FormBodyProps {
   requireVerify: boolean;
   /** Show the record without Test, Save and Delete (a MEMBER), and say why. */
   readOnly: boolean;
+  /** Read-only because the role changed while the form was open: the values stay. */
+  roleChanged: boolean;
   onSaved: ((record: DataSource) => void) | undefined;
   onDeleted: ((record: DataSource) => void) | undefined;
 }
 
+const isPristine = (values: FormValues) =>
+  JSON.stringify(values) === JSON.stringify(initialFormState(null).values);
+
 /** The form once the record (if any) is known; keyed by record id. */
 export function FormBody(props: FormBodyProps) {
   const { root, context, unstyled, orgId, initialRecord, requireVerify, readOnly } = props;
-  const { onSaved, onDeleted } = props;
+  const { roleChanged, onSaved, onDeleted } = props;
   const { messages } = context;
   const baseId = useId();
   const idOf = (field: string) => `${baseId}-${field}`;
@@ -41,11 +49,15 @@ export function FormBody(props: FormBodyProps) {
   }
 
   const fields = boundFields(form, messages, idOf, readOnly);
+  // A new form nobody typed in has nothing to keep: say only that admins add data sources.
+  if (readOnly && roleChanged && !initialRecord && isPristine(form.values)) {
+    return <FormCannotCreate root={root} messages={messages} />;
+  }
   if (readOnly) {
     return (
       <form {...root} data-state="read-only" onSubmit={(event) => event.preventDefault()}>
         <p className="bk-notice" role="status">
-          {messages.readOnly}
+          {roleChanged ? messages.readOnlyRoleChanged : messages.readOnly}
         </p>
         <ConnectionSection fields={fields} messages={messages} form={form} idOf={idOf} readOnly />
         <SslSection fields={fields} messages={messages} />

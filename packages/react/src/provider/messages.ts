@@ -85,6 +85,8 @@ const coreMessages = {
   checkFields: 'Please check the highlighted fields.',
   readOnly: 'You can view this data source. Only admins of this organization can change it.',
   readOnlyCreate: 'Only admins of this organization can add data sources.',
+  readOnlyRoleChanged:
+    'Your role in this organization no longer lets you save data sources (only admins can). What you entered is kept below, read-only.',
   testConnection: 'Test connection',
   testingConnection: 'Testing…',
   verified: 'Connection verified.',
