@@ -226,7 +226,7 @@ describe('a theme reaches every element, dialogs included', () => {
   it("from BridgeProvider's theme: accent, radius, font, color scheme and density", async () => {
     const page = await openPage({
       theme: {
-        accent: ROSE,
+        accent: '#be185d',
         radius: 0,
         font: 'Georgia, serif',
         colorScheme: 'dark',

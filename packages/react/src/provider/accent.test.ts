@@ -14,12 +14,16 @@ describe('accent derivation', () => {
     expect(ratio('#777777', LIGHT_BG)).toBe(4.48);
   });
 
-  it('reads #rgb, #rrggbb and rgb() in both spellings, and nothing else', () => {
+  it('reads #rgb and #rrggbb, and nothing else', () => {
     expect(parseColour('#0F766E')).toEqual([15, 118, 110]);
     expect(parseColour('#fff')).toEqual([255, 255, 255]);
-    expect(parseColour('rgb(190, 24, 93)')).toEqual([190, 24, 93]);
-    expect(parseColour('rgb(190 24 93)')).toEqual([190, 24, 93]);
-    for (const other of ['teal', 'oklch(50% 0.1 180)', 'var(--brand)', '#12345']) {
+    for (const other of [
+      'teal',
+      'rgb(190, 24, 93)',
+      'oklch(50% 0.1 180)',
+      'var(--brand)',
+      '#12345',
+    ]) {
       expect(parseColour(other), other).toBeUndefined();
     }
   });

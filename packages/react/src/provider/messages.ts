@@ -85,8 +85,6 @@ const coreMessages = {
   checkFields: 'Please check the highlighted fields.',
   readOnly: 'You can view this data source. Only admins of this organization can change it.',
   readOnlyCreate: 'Only admins of this organization can add data sources.',
-  readOnlyRoleChanged:
-    'Your role in this organization no longer lets you save data sources (only admins can). What you entered is kept below, read-only.',
   testConnection: 'Test connection',
   testingConnection: 'Testing…',
   verified: 'Connection verified.',
@@ -104,7 +102,7 @@ const coreMessages = {
 };
 
 /**
- * `DataSourceForm`'s dialect and connection-string strings. Apart from the rest so that a page
+ * `DataSourceForm`'s dialect, connection-string and role-change strings. Apart from the rest so that a page
  * with only `MemberCard` or `OrgPicker` does not carry them: the form adds them under the
  * provider's messages itself.
  */
@@ -121,6 +119,8 @@ export const formMessages = {
   connectionStringInvalid:
     'This connection string could not be read. Expected scheme://user:password@host:port/database.',
   databaseNameHintMysql: 'Leave empty to connect without a default database.',
+  readOnlyRoleChanged:
+    'Your role in this organization no longer lets you save data sources (only admins can). What you entered is kept below, read-only.',
 };
 
 const merge = <A, B>(a: A, b: B): A & B => ({ ...a, ...b });

@@ -48,10 +48,10 @@ describe('theme', () => {
     expect(resolveTheme({ font: 'inherit' }).style).toEqual({ fontFamily: 'inherit' });
   });
 
-  it('uses an accent it cannot read (a name, var()) as given in both palettes', () => {
-    expect(resolveTheme({ accent: 'var(--brand)' }).style).toEqual({
-      '--bk-color-accent': 'var(--brand)',
-    });
+  it('uses an accent it cannot read (rgb(), a name, var()) as given in both palettes', () => {
+    for (const accent of ['rgb(190, 24, 93)', 'teal', 'var(--brand)']) {
+      expect(resolveTheme({ accent }).style).toEqual({ '--bk-color-accent': accent });
+    }
   });
 
   it('accepts an explicit undefined for every option, as if left out', () => {
@@ -77,7 +77,7 @@ describe('theme', () => {
   });
 
   it('puts the theme on every root, the portalled dialog included, and keeps the host style', async () => {
-    const theme = { colorScheme: 'dark', accent: 'rgb(190, 24, 93)', radius: 0 } as const;
+    const theme = { colorScheme: 'dark', accent: '#be185d', radius: 0 } as const;
     // The dialog copies the palette the opener's root resolved (jsdom resolves no var()).
     renderKit(
       <>

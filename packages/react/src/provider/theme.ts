@@ -15,7 +15,7 @@ export interface Theme {
    */
   colorScheme?: ColorScheme | undefined;
   /**
-   * Buttons, links, focus rings, the selected option. A hex or `rgb()` accent is used as given
+   * Buttons, links, focus rings, the selected option. A hex accent is used as given
    * on light pages (refused, with a console warning naming its contrast, below 4.5:1 on white)
    * and lightened for the dark palette until it reads there; the text on it is white or black,
    * whichever reads. Any other colour syntax is used as given in both (`--bk-color-accent`).
@@ -73,23 +73,23 @@ export const THEME_VARS = [
  * a portalled dialog copies too: it no longer has that ancestor.
  */
 const SCHEME_VARS = [
-  'bg',
-  'surface',
-  'text',
-  'muted',
-  'border',
-  'border-subtle',
-  'accent',
-  'accent-text',
-  'danger',
-  'danger-text',
-  'danger-surface',
-  'success',
-  'success-surface',
-  'overlay',
-  'skeleton',
-  'shadow-colour',
-].map((name) => `--_bk-scheme-${name}`);
+  '--_bk-scheme-bg',
+  '--_bk-scheme-surface',
+  '--_bk-scheme-text',
+  '--_bk-scheme-muted',
+  '--_bk-scheme-border',
+  '--_bk-scheme-border-subtle',
+  '--_bk-scheme-accent',
+  '--_bk-scheme-accent-text',
+  '--_bk-scheme-danger',
+  '--_bk-scheme-danger-text',
+  '--_bk-scheme-danger-surface',
+  '--_bk-scheme-success',
+  '--_bk-scheme-success-surface',
+  '--_bk-scheme-overlay',
+  '--_bk-scheme-skeleton',
+  '--_bk-scheme-shadow-colour',
+];
 
 const DENSITY: Record<Density, number> = { compact: 0.85, standard: 1, comfortable: 1.15 };
 const px = (value: string | number) => (typeof value === 'number' ? `${value}px` : value);
