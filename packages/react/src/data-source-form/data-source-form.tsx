@@ -1,3 +1,4 @@
+import { canCall } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
 import { type ComponentPropsWithoutRef, forwardRef, useMemo, useRef } from 'react';
 import { rootProps } from '../internal/root-props';
@@ -63,6 +64,14 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
     const wasEditable = useRef(false);
     if (access.status === 'ready' && access.canEdit) wasEditable.current = true;
     const roleChanged = access.status === 'ready' && !access.canEdit && wasEditable.current;
+    // A client that cannot make the calls (a proxy that does not forward them) says so up front.
+    const canVerify = canCall(client, 'verifyDataSource');
+    const editing = Boolean(dataSource || dataSourceId);
+    const unavailable = !canCall(client, editing ? 'updateDataSource' : 'createDataSource')
+      ? messages.saveNotAvailable
+      : !canVerify && requireVerify
+        ? messages.verifyNotAvailable
+        : null;
     const key = dataSource || !dataSourceId ? null : `${orgId}/${dataSourceId}`;
     const loaded = useResource(key, (signal) =>
       client.getDataSource({ params: { orgId, id: dataSourceId ?? '' }, signal }),
@@ -83,8 +92,9 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
     if ((key && !record) || access.status === 'loading') {
       return <FormLoading root={root} messages={messages} />;
     }
+    if (!record && unavailable) return <FormCannotCreate root={root} text={unavailable} />;
     if (!access.canEdit && !record && !roleChanged) {
-      return <FormCannotCreate root={root} messages={messages} />;
+      return <FormCannotCreate root={root} text={messages.readOnlyCreate} />;
     }
 
     return (
@@ -96,8 +106,10 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
         orgId={orgId}
         initialRecord={record}
         requireVerify={requireVerify}
-        readOnly={!access.canEdit}
+        readOnly={!access.canEdit || unavailable !== null}
         roleChanged={roleChanged}
+        notice={roleChanged ? messages.readOnlyRoleChanged : (unavailable ?? messages.readOnly)}
+        canVerify={canVerify}
         onSaved={onSaved}
         onDeleted={onDeleted}
       />

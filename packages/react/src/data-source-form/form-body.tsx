@@ -21,6 +21,10 @@ interface FormBodyProps {
   readOnly: boolean;
   /** Read-only because the role changed while the form was open: the values stay. */
   roleChanged: boolean;
+  /** Why the form is read-only. */
+  notice: string;
+  /** False for a client that cannot test connections: no Test connection, and a note why. */
+  canVerify: boolean;
   onSaved: ((record: DataSource) => void) | undefined;
   onDeleted: ((record: DataSource) => void) | undefined;
 }
@@ -31,7 +35,7 @@ const isPristine = (values: FormValues) =>
 /** The form once the record (if any) is known; keyed by record id. */
 export function FormBody(props: FormBodyProps) {
   const { root, context, unstyled, orgId, initialRecord, requireVerify, readOnly } = props;
-  const { roleChanged, onSaved, onDeleted } = props;
+  const { roleChanged, notice, canVerify, onSaved, onDeleted } = props;
   const { messages } = context;
   const baseId = useId();
   const idOf = (field: string) => `${baseId}-${field}`;
@@ -51,13 +55,13 @@ export function FormBody(props: FormBodyProps) {
   const fields = boundFields(form, messages, idOf, readOnly);
   // A new form nobody typed in has nothing to keep: say only that admins add data sources.
   if (readOnly && roleChanged && !initialRecord && isPristine(form.values)) {
-    return <FormCannotCreate root={root} messages={messages} />;
+    return <FormCannotCreate root={root} text={messages.readOnlyCreate} />;
   }
   if (readOnly) {
     return (
       <form {...root} data-state="read-only" onSubmit={(event) => event.preventDefault()}>
         <p className="bk-notice" role="status">
-          {roleChanged ? messages.readOnlyRoleChanged : messages.readOnly}
+          {notice}
         </p>
         <ConnectionSection fields={fields} messages={messages} form={form} idOf={idOf} readOnly />
         <SslSection fields={fields} messages={messages} />
@@ -91,6 +95,7 @@ export function FormBody(props: FormBodyProps) {
         unstyled={unstyled}
         orgId={orgId}
         idOf={idOf}
+        canVerify={canVerify}
         onDeleted={onDeleted}
       />
     </form>
