@@ -249,6 +249,12 @@ async function pickOrganization(page: Page, name: string) {
       expect.stringContaining('Acme Analytics'),
       expect.stringContaining('Example host app'),
     ]);
+  // The production build keeps the dialog's palette (it was transparent over the form).
+  const dialog = page.locator('.bk.bk-dialog');
+  expect(await dialog.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+    'rgb(255, 255, 255)',
+  );
+  expect(await dialog.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('solid');
   await list.getByRole('option', { name }).click();
   await list.waitFor({ state: 'hidden' });
   await expect.poll(() => page.getByTestId('picked-org').textContent(), WAIT).toContain(name);
@@ -256,6 +262,10 @@ async function pickOrganization(page: Page, name: string) {
 
 async function addDataSource(page: Page, displayName: string) {
   const form = page.getByRole('form', { name: 'New data source' });
+  const primary = form.getByRole('button', { name: 'Save' });
+  expect(await primary.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+    'rgb(10, 88, 202)',
+  );
   await form.getByLabel('Display name').fill(displayName);
   await form.getByLabel('Host', { exact: true }).fill(PG.host);
   await form.getByLabel('Port', { exact: true }).fill(String(PG.port));

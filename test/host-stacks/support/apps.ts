@@ -36,6 +36,12 @@ export const STACK_DEPENDENCIES: Record<string, string> = {
   tailwindcss: '^4',
   '@tailwindcss/vite': '^4',
   bootstrap: '^5',
+  // Next.js installs these into the app itself (with a second copy of next and react) when
+  // the install root lacks them.
+  typescript: '^5',
+  '@types/react': '^19',
+  '@types/react-dom': '^19',
+  '@types/node': '^20',
 };
 
 const HOST_CSS = 'body { margin: 0; font-family: Georgia, serif; }\nmain { padding: 24px; }\n';
@@ -105,6 +111,15 @@ export async function scaffold(stack: Stack, dir: string): Promise<Run> {
 export function writeApp(spec: AppSpec, template: string, dir: string, root: string) {
   rmSync(dir, { recursive: true, force: true });
   cpSync(template, dir, { recursive: true });
+  // The app's own dependency list goes: everything resolves from the install root's one copy.
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: spec.name,
+      private: true,
+      type: spec.stack === 'vite' ? 'module' : undefined,
+    }),
+  );
   if (spec.stack === 'vite') writeViteApp(spec, dir);
   else writeNextApp(dir, root);
 }
