@@ -90,12 +90,15 @@ describe('the packed packages in a host app', () => {
     }
   });
 
-  it("marks the kit's entry as client code ('use client' first), and nothing else", async () => {
+  it("marks the kit's entry as client code ('use client' first), and ships production JSX", async () => {
     for (const p of packed) {
       const unpacked = path.join(tmp, 'unpacked', p.name, 'package');
       const first = readFileSync(path.join(unpacked, 'dist/index.js'), 'utf8').split('\n')[0];
       if (p.name === '@bridgekit/react') expect(first).toMatch(/^["']use client["'];$/);
       else expect(first, p.name).not.toContain('use client');
+      // A production build whatever NODE_ENV packed it (vitest's is `test`).
+      const code = readFileSync(path.join(unpacked, 'dist/index.js'), 'utf8');
+      expect(code, p.name).not.toMatch(/jsxDEV|jsx-dev-runtime/);
     }
   });
 
