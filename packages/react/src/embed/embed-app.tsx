@@ -65,7 +65,7 @@ export interface EmbedAppProps {
   /** The handoff code from the fragment; null on a reload. */
   code: string | null;
   /** The session; default: one made here with `sessionStorage`. */
-  session?: EmbedSessionManager;
+  session?: EmbedSessionManager | undefined;
   /**
    * The framing origin the page reports when it signs in (see reportedFramingOrigin): undefined
    * at top level, where the bridge refuses the code.
@@ -79,7 +79,7 @@ export interface EmbedAppProps {
    */
   signInOrigin?: string | undefined;
   /** Replaces `fetch` for API calls (tests). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
 }
 
 function tabStorage(): Storage | null {
