@@ -25,6 +25,7 @@ export const VERIFY_CODES = [
   'ssh_handshake_failed',
   'ssh_auth_failed',
   'ssh_key_invalid',
+  'ssh_key_unsupported',
   'ssh_key_too_slow',
   'ssh_passphrase_invalid',
   'ssh_forward_prohibited',

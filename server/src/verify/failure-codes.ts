@@ -37,6 +37,7 @@ const REASON_CODES: readonly Row[] = [
   { reason: /^ssh-(handshake|closed)$/, code: 'ssh_handshake_failed' },
   { reason: /^ssh-auth$/, code: 'ssh_auth_failed' },
   { reason: /^ssh-key$/, code: 'ssh_key_invalid' },
+  { reason: /^ssh-key-unsupported$/, code: 'ssh_key_unsupported' },
   { reason: /^ssh-key-rounds$/, code: 'ssh_key_too_slow' },
   { reason: /^ssh-passphrase$/, code: 'ssh_passphrase_invalid' },
   { reason: /^ssh-forward-prohibited$/, code: 'ssh_forward_prohibited' },

@@ -86,6 +86,7 @@ describe('verify failure codes', () => {
       'ssh-handshake',
       'ssh-auth',
       'ssh-key',
+      'ssh-key-unsupported',
       'ssh-passphrase',
       'ssh-forward-prohibited',
       'ssh-forward-failed',

@@ -1,0 +1,337 @@
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import ssh2 from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RSA_BITS } from '../../src/verify/ssh-key-shape';
+import { runInWorker, WorkerTaskError } from '../../src/verify/worker-task';
+import { startBridge, type TestBridge } from '../support/bridge';
+
+// SSH private keys are refused at input past sane sizes, re-checked when a stored one is used,
+// and sign in a worker: a key crafted to sign slowly never holds up other requests.
+
+/** A rogue SSH server: accepts any public key; records what happened in order. */
+interface RogueSsh {
+  port: number;
+  events: string[];
+  /** Called when the server invites the client's signature (USERAUTH_PK_OK). */
+  onInvite?: () => void;
+  /** Called when the signed request arrives. */
+  onSignature?: () => void;
+  close(): Promise<void>;
+}
+
+async function startRogueSsh(): Promise<RogueSsh> {
+  const hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+  const rogue = { events: [] as string[] } as RogueSsh;
+  const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
+    client.on('error', () => {});
+    client.on('authentication', (ctx) => {
+      if (ctx.method !== 'publickey') return ctx.reject(['publickey']);
+      if (!ctx.signature) {
+        rogue.events.push('invite');
+        rogue.onInvite?.();
+        return ctx.accept();
+      }
+      rogue.events.push('signature');
+      rogue.onSignature?.();
+      ctx.accept();
+    });
+    client.on('ready', () => {
+      client.on('tcpip', (_accept, reject) => reject());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  rogue.port = (server.address() as AddressInfo).port;
+  rogue.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return rogue;
+}
+
+// --- Crafting RSA keys: any numbers, in OpenSSH's own format (what the issue's key was) ---
+
+const toBig = (b: Buffer) => BigInt(`0x${b.toString('hex') || '0'}`);
+const oddRandom = (bits: number) => {
+  const b = randomBytes(Math.ceil(bits / 8));
+  b[0] = ((b[0] as number) | 0x80) >> (b.length * 8 - bits);
+  b[b.length - 1] = (b[b.length - 1] as number) | 1;
+  return toBig(b);
+};
+function inverse(a: bigint, m: bigint): bigint | undefined {
+  let [r0, r1, x0, x1] = [a % m, m, 1n, 0n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1, x0, x1] = [r1, r0 - q * r1, x1, x0 - q * x1];
+  }
+  return r0 === 1n ? ((x0 % m) + m) % m : undefined;
+}
+const mpint = (n: bigint) => {
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  const b = Buffer.from(hex, 'hex');
+  return (b[0] as number) & 0x80 ? Buffer.concat([Buffer.alloc(1), b]) : b;
+};
+const str = (b: Buffer | string) => {
+  const v = Buffer.from(b);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(v.length);
+  return Buffer.concat([len, v]);
+};
+
+interface RsaNumbers {
+  n: bigint;
+  e: bigint;
+  d: bigint;
+  p: bigint;
+  q: bigint;
+  qi: bigint;
+}
+
+/** Factors that are not prime (so OpenSSL's checked CRT result is wrong and it redoes it). */
+function craftRsa(bits: number): RsaNumbers {
+  for (;;) {
+    const p = oddRandom(bits / 2);
+    const q = oddRandom(bits / 2);
+    const qi = inverse(q, p);
+    const n = p * q;
+    if (qi === undefined || n.toString(2).length !== bits) continue;
+    return { n, e: 65537n, d: oddRandom(bits - 8), p, q, qi };
+  }
+}
+
+function openSshKey(k: RsaNumbers, type = 'ssh-rsa', options: { encrypted?: boolean } = {}) {
+  const pub = Buffer.concat([str(type), str(mpint(k.e)), str(mpint(k.n))]);
+  const check = randomBytes(4);
+  let priv = Buffer.concat([
+    check,
+    check,
+    str(type),
+    ...[k.n, k.e, k.d, k.qi, k.p, k.q].map((v) => str(mpint(v))),
+    str('crafted'),
+  ]);
+  const pad = (8 - (priv.length % 8)) % 8;
+  priv = Buffer.concat([priv, Buffer.from([1, 2, 3, 4, 5, 6, 7].slice(0, pad))]);
+  const kdf = options.encrypted
+    ? [str('aes256-ctr'), str('bcrypt'), str(Buffer.concat([str(randomBytes(16)), u32(16)]))]
+    : [str('none'), str('none'), str('')];
+  const body = Buffer.concat([
+    Buffer.from('openssh-key-v1\0', 'latin1'),
+    ...kdf,
+    u32(1),
+    str(pub),
+    str(priv),
+  ]);
+  const lines = body.toString('base64').replace(/.{70}/g, '$&\n');
+  return `-----BEGIN OPENSSH PRIVATE KEY-----\n${lines}\n-----END OPENSSH PRIVATE KEY-----\n`;
+}
+function u32(n: number) {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+}
+
+/** The crafted numbers as a PKCS#1 PEM, with CRT values consistent with its (composite) factors. */
+function pkcs1(k: RsaNumbers): string {
+  const b64 = (v: bigint) => mpint(v).toString('base64url').replace(/^AA/, '');
+  const jwk = {
+    kty: 'RSA',
+    n: b64(k.n),
+    e: b64(k.e),
+    d: b64(k.d),
+    p: b64(k.p),
+    q: b64(k.q),
+    dp: b64(k.d % (k.p - 1n)),
+    dq: b64(k.d % (k.q - 1n)),
+    qi: b64(k.qi),
+  };
+  return createPrivateKey({ key: jwk, format: 'jwk' })
+    .export({ type: 'pkcs1', format: 'pem' })
+    .toString();
+}
+
+// --- The bridge ---
+
+let bridge: TestBridge;
+let rogue: RogueSsh;
+let key: string;
+let orgId: string;
+
+beforeAll(async () => {
+  [bridge, rogue] = await Promise.all([startBridge('sqlite'), startRogueSsh()]);
+  key = (await bridge.newUser()).key;
+  orgId = (
+    await bridge.request('POST', '/api/public/organizations', { key, body: { name: 'Keys' } })
+  ).body.data.id;
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([bridge?.stop(), rogue?.close()]);
+});
+
+const base = () => ({
+  dialect: 'POSTGRES',
+  host: '127.0.0.1',
+  port: 5432,
+  username: 'u',
+  sslEnabled: false,
+  sshEnabled: true,
+  sshHost: '127.0.0.1',
+  sshPort: rogue.port,
+  sshUsername: 'anyone',
+});
+const dsPath = () => `/api/public/organizations/${orgId}/data-sources`;
+const create = (body: Record<string, unknown>) =>
+  bridge.request('POST', dsPath(), { key, body: { displayName: 'K', ...base(), ...body } });
+const verify = (body: Record<string, unknown>) =>
+  bridge.request('POST', `${dsPath()}/verify`, { key, body: { ...base(), ...body } });
+
+const UNSUPPORTED = {
+  title: 'ValidationError',
+  code: 'ssh_key_unsupported',
+  detail: 'The SSH private key is of an unsupported type or size.',
+  fieldErrors: { sshPrivateKey: 'Use an Ed25519, ECDSA or RSA key; RSA from 1024 to 8192 bits.' },
+  fieldCodes: { sshPrivateKey: 'ssh_key_unsupported' },
+  params: { minRsaBits: 1024, maxRsaBits: 8192 },
+};
+const INVALID = {
+  title: 'ValidationError',
+  code: 'ssh_key_invalid',
+  detail: 'The SSH private key could not be read.',
+  fieldErrors: { sshPrivateKey: 'The private key could not be read or is not supported.' },
+  fieldCodes: { sshPrivateKey: 'ssh_key_invalid' },
+};
+
+describe('SSH private keys at input', () => {
+  const oversized = craftRsa(MAX_RSA_BITS + 16);
+
+  it('refuses an RSA key over 8192 bits on create, update and verify, naming the field', async () => {
+    const sshPrivateKey = openSshKey(oversized);
+    const created = await create({ sshPrivateKey });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual({ error: UNSUPPORTED });
+    const verified = await verify({ sshPrivateKey });
+    expect(verified.status).toBe(400);
+    expect(verified.body).toEqual({ error: UNSUPPORTED });
+    expect(rogue.events).toEqual([]); // refused before any connection
+
+    const fine = await create({ sshPassword: 'pw-keys-1' });
+    expect(fine.status).toBe(201);
+    const patched = await bridge.request('PATCH', `${dsPath()}/${fine.body.data.id}`, {
+      key,
+      body: { sshPrivateKey },
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body).toEqual({ error: UNSUPPORTED });
+    const after = await bridge.request('GET', `${dsPath()}/${fine.body.data.id}`, { key });
+    expect(after.body.data.storedSecrets).toEqual(['sshPassword']);
+  });
+
+  it('refuses the same key as PKCS#1 PEM', async () => {
+    const res = await create({ sshPrivateKey: pkcs1(oversized) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: UNSUPPORTED });
+  });
+
+  it('refuses an encrypted key by its public half, without the passphrase', async () => {
+    const res = await create({
+      sshPrivateKey: openSshKey(oversized, 'ssh-rsa', { encrypted: true }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: UNSUPPORTED });
+  });
+
+  it('refuses a key type the bridge does not sign with', async () => {
+    const res = await create({ sshPrivateKey: openSshKey(craftRsa(2048), 'ssh-dss') });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: UNSUPPORTED });
+  });
+
+  it('refuses an RSA key whose factors do not make its modulus', async () => {
+    const k = craftRsa(2048);
+    const res = await create({ sshPrivateKey: openSshKey({ ...k, p: k.p + 2n }) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: INVALID });
+  });
+
+  it('refuses armoured text that is no key', async () => {
+    const res = await create({
+      sshPrivateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: INVALID });
+  });
+
+  it('accepts a real Ed25519 key', async () => {
+    const { private: sshPrivateKey } = ssh2.utils.generateKeyPairSync('ed25519');
+    const res = await create({ sshPrivateKey });
+    expect(res.status).toBe(201);
+    expect(res.body.data.storedSecrets).toEqual(['sshPrivateKey']);
+  });
+});
+
+describe('signing with an SSH private key', () => {
+  it('happens off the event loop: /healthz keeps answering while the key signs', async () => {
+    rogue.events.length = 0;
+    // Within the limits, but its factors are not prime: OpenSSL signs it the slow way (~0.1 s
+    // of one core on an idle machine; several seconds for the issue's 16,384 bits).
+    const sshPrivateKey = pkcs1(craftRsa(MAX_RSA_BITS));
+    // From the invitation to sign until the signature arrives, /healthz asked again and again.
+    let signed = false;
+    const answered: number[] = [];
+    let answeredBeforeSignature = 0;
+    let probing: Promise<void> | undefined;
+    rogue.onInvite = () => {
+      probing = (async () => {
+        while (!signed) answered.push((await fetch(`${bridge.url}/healthz`)).status);
+      })();
+    };
+    rogue.onSignature = () => {
+      signed = true;
+      answeredBeforeSignature = answered.length;
+    };
+    const res = await verify({ sshPrivateKey });
+    rogue.onInvite = rogue.onSignature = undefined;
+    await probing;
+    expect(rogue.events).toEqual(['invite', 'signature']);
+    // Signed on the event loop, nothing is answered between the two: the client signs as it
+    // reads the invitation and sends the signature in the same turn. Signed in a worker, the
+    // loop keeps serving, each answer a healthy one.
+    expect(answeredBeforeSignature).toBeGreaterThanOrEqual(5);
+    expect(new Set(answered)).toEqual(new Set([200]));
+    // The server took the key; the target was refused by the rogue, so the verify fails there.
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('ssh_target_unreachable');
+  });
+
+  it('re-checks a stored key when it is used: an oversized one never reaches the server', async () => {
+    const created = await create({ sshPassword: 'pw-keys-2' });
+    const id = created.body.data.id as string;
+    // As if stored before the limits: written to the store directly.
+    const hostile = openSshKey(craftRsa(MAX_RSA_BITS + 16));
+    await bridge.deps.store.db
+      .updateTable('dataSources')
+      .set({
+        sshPasswordSealed: null,
+        sshPrivateKeySealed: bridge.deps.secretBox.seal(hostile, id, 'sshPrivateKey'),
+      })
+      .where('id', '=', id)
+      .execute();
+    rogue.events.length = 0;
+    const res = await bridge.request('POST', `${dsPath()}/${id}/health-check`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.data.lastHealthStatus).toBe('UNHEALTHY');
+    expect(res.body.data.healthErrorMessage).toBe(
+      'The SSH private key is of an unsupported type or size.',
+    );
+    expect(rogue.events).toEqual([]);
+  });
+});
+
+describe('a worker task under a deadline', () => {
+  it('is stopped mid-computation when the signal aborts', async () => {
+    const controller = new AbortController();
+    const running = runInWorker('for (;;) {}', {}, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    const error = await running.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerTaskError);
+    expect((error as WorkerTaskError).aborted).toBe(true);
+  });
+});
