@@ -18,6 +18,8 @@ export const VERIFY_CODES = [
   'server_refused',
   'ssl_unsupported',
   'ssl_failed',
+  'mysql_auth_needs_verified_tls',
+  'mysql_auth_cleartext_refused',
   'ssh_host_not_found',
   'ssh_host_unreachable',
   'ssh_connection_refused',

@@ -78,6 +78,8 @@ describe('verify failure codes', () => {
       '3D000',
       'ssl-unsupported',
       'EPROTO',
+      'mysql-auth-needs-verified-tls',
+      'mysql-auth-cleartext',
       '08004',
       'ssh-EAI_FAIL',
       'ssh-EHOSTDOWN',
