@@ -25,6 +25,8 @@ export interface RogueMysql {
   port: number;
   /** Every packet the client sent after the greeting (TLS already removed), in order. */
   packets: Buffer[];
+  /** The auth data of each handshake response (empty when the client has no password). */
+  authResponses: Buffer[];
   /** Passwords learned: sent in clear text, or encrypted to the server's RSA key. */
   learned: string[];
   /** Whether the client upgraded to TLS, per connection. */
@@ -191,6 +193,7 @@ export async function startRogueMysql(options: RogueMysqlOptions): Promise<Rogue
   const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const packets: Buffer[] = [];
   const learned: string[] = [];
+  const authResponses: Buffer[] = [];
   const tlsUsed: boolean[] = [];
   const sockets = new Set<net.Socket>();
   let accepted = 0;
@@ -225,6 +228,7 @@ export async function startRogueMysql(options: RogueMysqlOptions): Promise<Rogue
     }
     packets.push(packet);
     const response = parseHandshakeResponse(packet);
+    authResponses.push(Buffer.from(response.auth));
     learn(response.auth, scramble);
     let plugin = response.plugin as MysqlAuthPlugin;
     const wanted = options.switchTo ?? options.plugin;
@@ -268,6 +272,7 @@ export async function startRogueMysql(options: RogueMysqlOptions): Promise<Rogue
   return {
     port: (server.address() as net.AddressInfo).port,
     packets,
+    authResponses,
     learned,
     tlsUsed,
     connections: () => accepted,
