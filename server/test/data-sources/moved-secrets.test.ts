@@ -101,14 +101,14 @@ const synced = (id: string) =>
     (d) => d.lastSyncStatus === 'FAILED' || d.lastSyncStatus === 'SUCCEEDED',
   );
 
-const SSH = {
+const ssh = () => ({
   sshEnabled: true,
   sshHost: '127.0.0.1',
   sshPort: closedPort,
   sshUsername: 'tunnel',
   sshPassword: SSH_SECRET,
   sshPrivateKeyPassphrase: 'passphrase-moved',
-};
+});
 const ALL = ['password', 'sshPassword', 'sshPrivateKeyPassphrase'];
 
 describe('which changes drop which stored secrets', () => {
@@ -135,7 +135,7 @@ describe('which changes drop which stored secrets', () => {
   ])('%s', async (_name, body, kept) => {
     // TLS on at first, except where the case turns it on.
     const sslEnabled = (body as { sslEnabled?: boolean }).sslEnabled !== true;
-    const created = await create({ ...SSH, sslEnabled });
+    const created = await create({ ...ssh(), sslEnabled });
     expect(created.storedSecrets).toEqual(ALL);
     const res = await patch(created.id, body);
     expect(res.status).toBe(200);
@@ -150,7 +150,7 @@ describe('which changes drop which stored secrets', () => {
   });
 
   it('refuses an SSH move that leaves the tunnel without a secret, changing nothing', async () => {
-    const created = await create(SSH);
+    const created = await create(ssh());
     const res = await patch(created.id, { sshHost: 'bastion2.example.com' });
     expectError(res, 400, 'ValidationError', 'data_source_incomplete');
     expect(res.body.error.fieldErrors).toEqual({
@@ -159,7 +159,7 @@ describe('which changes drop which stored secrets', () => {
     });
     expect(res.body.error.fieldCodes).toEqual({ sshPassword: 'ssh_secret_required' });
     const after = await get(created.id);
-    expect(after.sshHost).toBe(SSH.sshHost);
+    expect(after.sshHost).toBe('127.0.0.1');
     expect(after.storedSecrets).toEqual(ALL);
   });
 });
@@ -197,7 +197,7 @@ describe('a moved data source never hands the stored secret to the new target', 
   });
 
   it('SSH: moving sshPort to another server needs a new SSH password; the old one never goes', async () => {
-    const created = await create(SSH);
+    const created = await create(ssh());
     const refused = await patch(created.id, { sshPort: rogueSshd.port });
     expect(refused.status).toBe(400);
     const moved = await patch(created.id, { sshPort: rogueSshd.port, sshPassword: 'their-own' });

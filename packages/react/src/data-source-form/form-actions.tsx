@@ -24,9 +24,11 @@ function statusText(state: string, messages: Messages) {
 /** The status line, why Save waits, and Test connection, Save and Delete. */
 export function FormActions({ form, context, unstyled, orgId, idOf, onDeleted }: FormActionsProps) {
   const { messages } = context;
-  const { record, modes, status, shownStatus, needsVerify, isVerified, canSave } = form;
+  const { record, modes, status, shownStatus, needsVerify, isVerified, canSave, dropped } = form;
   const waiting = needsVerify && !isVerified;
   const keptSecrets = Object.values(modes).includes('stored');
+  const described = [waiting && idOf('save-hint'), dropped.length > 0 && idOf('dropped-secrets')];
+  const describedBy = described.filter(Boolean).join(' ') || undefined;
   return (
     <>
       <p className="bk-data-source-form__status" role="status">
@@ -38,6 +40,11 @@ export function FormActions({ form, context, unstyled, orgId, idOf, onDeleted }:
           {record && keptSecrets && ` ${messages.storedSecretsNotTested}`}
         </p>
       )}
+      {dropped.length > 0 && (
+        <p id={idOf('dropped-secrets')} className="bk-notice" role="alert">
+          {messages.storedSecretsDropped(dropped.map((field) => messages[field]))}
+        </p>
+      )}
       <div className="bk-data-source-form__actions">
         <button type="button" className="bk-button" onClick={form.testConnection}>
           {status === 'verifying' ? messages.testingConnection : messages.testConnection}
@@ -46,7 +53,7 @@ export function FormActions({ form, context, unstyled, orgId, idOf, onDeleted }:
           type="submit"
           className="bk-button bk-button--primary"
           disabled={!canSave}
-          aria-describedby={waiting ? idOf('save-hint') : undefined}
+          aria-describedby={describedBy}
         >
           {status === 'saving' ? messages.saving : messages.save}
         </button>

@@ -79,6 +79,12 @@ const coreMessages = {
   secretAction: (action: string, field: string) => `${action} ${field}`,
   storedSecretsNotTested:
     'Stored secrets are not sent when testing. Replace them to test with them.',
+  /** Before saving a changed host (or SSH server): the labels of the stored secrets that won't follow it. */
+  storedSecretsDropped: (labels: string[]) => {
+    const them = labels.length === 1 ? 'it' : 'them';
+    const list = labels.map((label) => `“${label}”`).join(', ');
+    return `The connection now goes somewhere else, so saving removes the stored ${list}. Enter ${them} again to keep using ${them}.`;
+  },
   required: 'Required',
   invalidPort: 'Must be an integer from 0 to 65535',
   sshSecretRequired: 'Enter an SSH password or private key',
