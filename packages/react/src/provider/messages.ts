@@ -79,12 +79,6 @@ const coreMessages = {
   secretAction: (action: string, field: string) => `${action} ${field}`,
   storedSecretsNotTested:
     'Stored secrets are not sent when testing. Replace them to test with them.',
-  /** Before saving a changed host (or SSH server): the labels of the stored secrets that won't follow it. */
-  storedSecretsDropped: (labels: string[]) => {
-    const them = labels.length === 1 ? 'it' : 'them';
-    const list = labels.map((label) => `“${label}”`).join(', ');
-    return `The connection now goes somewhere else, so saving removes the stored ${list}. Enter ${them} again to keep using ${them}.`;
-  },
   required: 'Required',
   invalidPort: 'Must be an integer from 0 to 65535',
   sshSecretRequired: 'Enter an SSH password or private key',
@@ -125,6 +119,12 @@ export const formMessages = {
   connectionStringInvalid:
     'This connection string could not be read. Expected scheme://user:password@host:port/database.',
   databaseNameHintMysql: 'Leave empty to connect without a default database.',
+  /** Before saving a changed host (or SSH server): the labels of the stored secrets that won't follow it. */
+  storedSecretsDropped: (labels: string[]) => {
+    const them = labels.length === 1 ? 'it' : 'them';
+    const list = labels.map((label) => `“${label}”`).join(', ');
+    return `The connection now goes somewhere else, so saving removes the stored ${list}. Enter ${them} again to keep using ${them}.`;
+  },
 };
 
 const merge = <A, B>(a: A, b: B): A & B => ({ ...a, ...b });
