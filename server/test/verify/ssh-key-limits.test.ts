@@ -1,10 +1,13 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { craftRsa, openSshKey, pkcs1 } from '../../../test/support/crafted-rsa';
 import { MAX_RSA_BITS } from '../../src/verify/ssh-key-shape';
+import { verifyConnection } from '../../src/verify/verify';
 import { runInWorker, WorkerTaskError } from '../../src/verify/worker-task';
 import { startBridge, type TestBridge } from '../support/bridge';
+import { type Sshd, startSshd } from '../support/sshd';
 
 // SSH private keys are refused at input past sane sizes, re-checked when a stored one is used,
 // and sign in a worker: a key crafted to sign slowly never holds up other requests.
@@ -232,5 +235,66 @@ describe('a worker task under a deadline', () => {
     const error = await running.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkerTaskError);
     expect((error as WorkerTaskError).aborted).toBe(true);
+  });
+});
+
+describe('signing in a worker, checked by a real sshd', () => {
+  let sshd: Sshd;
+  beforeAll(async () => {
+    sshd = await startSshd();
+  }, 60_000);
+  afterAll(async () => {
+    await sshd?.stop();
+  });
+
+  // sshd verifies the signature: a key it accepts signed correctly (hash, encoding) in the worker.
+  it.each([
+    ['RSA (rsa-sha2-256)', () => generateKeyPairSync('rsa', { modulusLength: 2048 })],
+    ['ECDSA P-256', () => generateKeyPairSync('ec', { namedCurve: 'P-256' })],
+    ['ECDSA P-384', () => generateKeyPairSync('ec', { namedCurve: 'P-384' })],
+  ])('authenticates with %s', async (_name, generate) => {
+    const { privateKey } = generate();
+    const pem = privateKey
+      .export({ type: privateKey.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'sec1', format: 'pem' })
+      .toString();
+    const parsed = ssh2.utils.parseKey(pem) as ssh2.ParsedKey;
+    await sshd.authorize(
+      sshd.keyUser.username,
+      `${parsed.type} ${parsed.getPublicSSH().toString('base64')}`,
+    );
+    const outcome = await verifyConnection(
+      {
+        dialect: 'POSTGRES',
+        host: '127.0.0.1',
+        port: 1, // nothing listens: the forward fails, after the login succeeded
+        username: 'u',
+        sshEnabled: true,
+        sshHost: sshd.host,
+        sshPort: sshd.port,
+        sshUsername: sshd.keyUser.username,
+        sshPrivateKey: pem,
+      },
+      { timeoutMs: 8000, allowPrivateNetworks: true },
+    );
+    expect(outcome).toMatchObject({ ok: false, reason: 'ssh-forward-failed' });
+  });
+
+  it('is refused by sshd for a key it does not know', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const outcome = await verifyConnection(
+      {
+        dialect: 'POSTGRES',
+        host: '127.0.0.1',
+        port: 1,
+        username: 'u',
+        sshEnabled: true,
+        sshHost: sshd.host,
+        sshPort: sshd.port,
+        sshUsername: sshd.keyUser.username,
+        sshPrivateKey: privateKey.export({ type: 'sec1', format: 'pem' }).toString(),
+      },
+      { timeoutMs: 8000, allowPrivateNetworks: true },
+    );
+    expect(outcome).toMatchObject({ ok: false, reason: 'ssh-auth' });
   });
 });
