@@ -40,6 +40,20 @@ export interface RsaNumbers {
 }
 
 /** Factors that are not prime (so OpenSSL's checked CRT result is wrong and it redoes it). */
+/**
+ * The issue's key: a `bits`-bit modulus with two small factors that don't make it (128 bits
+ * each), which OpenSSL signs only by its slowest path.
+ */
+export function craftMismatchedRsa(bits: number): RsaNumbers {
+  for (;;) {
+    const p = oddRandom(128);
+    const q = oddRandom(128);
+    const qi = inverse(q, p);
+    if (qi !== undefined)
+      return { n: oddRandom(bits), e: 65537n, d: oddRandom(bits - 8), p, q, qi };
+  }
+}
+
 export function craftRsa(bits: number): RsaNumbers {
   for (;;) {
     const p = oddRandom(bits / 2);

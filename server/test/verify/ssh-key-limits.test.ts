@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { craftRsa, openSshKey, pkcs1 } from '../../../test/support/crafted-rsa';
+import { craftMismatchedRsa, craftRsa, openSshKey, pkcs1 } from '../../../test/support/crafted-rsa';
 import { MAX_RSA_BITS } from '../../src/verify/ssh-key-shape';
 import { verifyConnection } from '../../src/verify/verify';
 import { runInWorker, WorkerTaskError } from '../../src/verify/worker-task';
@@ -124,6 +124,20 @@ describe('SSH private keys at input', () => {
     expect(patched.body).toEqual({ error: UNSUPPORTED });
     const after = await bridge.request('GET', `${dsPath()}/${fine.body.data.id}`, { key });
     expect(after.body.data.storedSecrets).toEqual(['sshPassword']);
+  });
+
+  it('refuses the issue’s key: 16,384-bit modulus, 128-bit factors, in OpenSSH format', async () => {
+    const sshPrivateKey = openSshKey(craftMismatchedRsa(16_384));
+    expect(sshPrivateKey.length).toBeLessThan(16_384); // fits the field's limit
+    const res = await verify({ sshPrivateKey });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: UNSUPPORTED });
+  });
+
+  it('refuses its 8192-bit version: the factors do not make the modulus', async () => {
+    const res = await verify({ sshPrivateKey: openSshKey(craftMismatchedRsa(8192)) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: INVALID });
   });
 
   it('refuses the same key as PKCS#1 PEM', async () => {
