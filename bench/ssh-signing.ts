@@ -1,6 +1,6 @@
-// SSH signing under attack: 8 callers each keep a verify going with a crafted SSH key (8192-bit
-// modulus, the most the bridge accepts, with factors that are not prime, so OpenSSL signs it the
-// slow way) against an SSH server that accepts any public key, while GET /healthz is measured
+// SSH signing under attack (`npm run bench signing`): 8 callers each keep a verify going with a
+// crafted SSH key (8192-bit modulus, the most the bridge accepts, with factors that are not
+// prime, so OpenSSL signs it the slow way) against an SSH server that accepts any public key, while GET /healthz is measured
 // at a steady rate against its idle value in the same run. The signature is made in a worker
 // thread: the target is /healthz p99 within 2x idle. Needs no root.
 import type { AddressInfo } from 'node:net';
