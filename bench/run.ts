@@ -1,10 +1,11 @@
-// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
-// start, cli, lifecycle, growth, preflight.
+// `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile,
+// signing, pooler, start, cli, lifecycle, growth, preflight.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
   sso: () => import('./sso'),
   hostile: () => import('./hostile'),
+  signing: () => import('./ssh-signing'),
   pooler: () => import('./pooler'),
   start: () => import('./start'),
   cli: () => import('./cli'),

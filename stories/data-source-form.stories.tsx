@@ -131,6 +131,16 @@ export const EditRemovingPassword: Story = {
   },
 };
 
+/** A new host while the password is stored: the form warns that saving removes it. */
+export const EditMovingHost: Story = {
+  args: { dataSource: warehouse },
+  play: async ({ canvas, userEvent }) => {
+    const host = await canvas.findByLabelText('Host');
+    await userEvent.clear(host);
+    await userEvent.type(host, 'db2.acme.example');
+  },
+};
+
 export const EditLoading: Story = {
   args: { dataSourceId: warehouse.id },
   parameters: { bridge: { getDataSource: 'pending' } } satisfies BridgeParameters,

@@ -10,9 +10,9 @@ import { freePort } from '../../test/support/free-port';
 const run = promisify(execFile);
 
 /**
- * What a hostile verify asks for: an SSH key with a huge KDF round count, a host whose DNS never
- * answers, a listener that never speaks, or a key at the round cap (the most derivation the
- * bridge accepts).
+ * What a hostile verify asks for: an SSH key with a huge KDF round count (refused when received,
+ * a 400 before any connection slot), a host whose DNS never answers, a listener that never
+ * speaks, or a key at the round cap (the most derivation the bridge accepts).
  */
 export type HostileKind = 'huge-rounds' | 'dns' | 'silent' | 'at-cap';
 

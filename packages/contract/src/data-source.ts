@@ -117,6 +117,15 @@ const connectionShape = {
   sshUsername: text(255).optional(),
 };
 
+const SSH_KEY_RULES =
+  'OpenSSH, PEM, PKCS#8 or PuTTY: Ed25519, ECDSA (P-256/384/521) or RSA of 1024 to 8192 bits; an encrypted OpenSSH key at most 128 KDF rounds. Otherwise 400 with code ssh_key_unsupported, ssh_key_invalid or ssh_key_too_slow on this field';
+/** What a PATCH does to stored secrets when the target changes (docs/security.md). */
+const DROPPED_ON_MOVE = {
+  password:
+    'Kept when omitted, unless the PATCH changes host, port, sshEnabled, sshHost, sshPort or turns sslEnabled off: then the stored password is dropped unless sent again',
+  ssh: 'Kept when omitted, unless the PATCH changes sshHost, sshPort or sshUsername: then the stored SSH password, key and passphrase are dropped unless sent again',
+};
+
 const verifyShape = {
   dialect: Dialect,
   ...connectionShape,
@@ -124,10 +133,15 @@ const verifyShape = {
   snowflakePrivateKeyPassphrase: text(1024).optional(),
   password: text(1024).optional(),
   bigQueryJsonKey: text(32_768).optional(),
-  sslEnabled: z.boolean().optional(),
+  sslEnabled: z
+    .boolean()
+    .optional()
+    .describe(
+      'Default true: TLS required, certificate not checked (sslmode=require). MySQL: a password asked for itself (sha256_password, caching_sha2_password full authentication) is sent only over TLS whose certificate verifies, else the verify fails with mysql_auth_needs_verified_tls; mysql_clear_password never',
+    ),
   sshEnabled: z.boolean().optional(),
   sshPassword: text(1024).optional(),
-  sshPrivateKey: text(16_384).optional(),
+  sshPrivateKey: text(16_384).optional().describe(SSH_KEY_RULES),
   sshPrivateKeyPassphrase: text(1024).optional(),
 };
 
@@ -214,10 +228,10 @@ export const UpdateDataSourceBody = z
     snowflakePrivateKeyPassphrase: text(1024).optional(),
     sslEnabled: z.boolean().optional(),
     sshEnabled: z.boolean().optional(),
-    sshPassword: nullableSecret(1024),
-    sshPrivateKey: nullableSecret(16_384),
-    sshPrivateKeyPassphrase: nullableSecret(1024),
-    password: nullableSecret(1024),
+    sshPassword: nullableSecret(1024).describe(DROPPED_ON_MOVE.ssh),
+    sshPrivateKey: nullableSecret(16_384).describe(`${DROPPED_ON_MOVE.ssh}. ${SSH_KEY_RULES}`),
+    sshPrivateKeyPassphrase: nullableSecret(1024).describe(DROPPED_ON_MOVE.ssh),
+    password: nullableSecret(1024).describe(DROPPED_ON_MOVE.password),
     bigQueryJsonKey: nullableSecret(32_768),
     unsetPassword: unsetFlag,
     unsetSshPassword: unsetFlag,

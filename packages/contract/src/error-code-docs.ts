@@ -122,16 +122,31 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, readonly [ErrorTitle, s
     'the server does not offer TLS (set `sslEnabled: false` to connect without)',
   ],
   ssl_failed: ['VerificationFailed', 'the TLS handshake failed'],
+  mysql_auth_needs_verified_tls: [
+    'VerificationFailed',
+    'MySQL asked for the password itself (`sha256_password`, `caching_sha2_password` full authentication) without TLS whose certificate verifies',
+  ],
+  mysql_auth_cleartext_refused: [
+    'VerificationFailed',
+    'MySQL asked for the password in clear text (`mysql_clear_password`), which is never sent',
+  ],
   ssh_host_not_found: ['VerificationFailed', "the SSH host's name does not resolve"],
   ssh_host_unreachable: ['VerificationFailed', 'no route to the SSH host'],
   ssh_connection_refused: ['VerificationFailed', 'nothing listens on the SSH port'],
   ssh_connection_failed: ['VerificationFailed', 'the SSH connection failed'],
   ssh_handshake_failed: ['VerificationFailed', 'the SSH handshake failed'],
   ssh_auth_failed: ['VerificationFailed', 'the SSH server refused the username, password or key'],
-  ssh_key_invalid: ['VerificationFailed', 'the SSH private key could not be read'],
+  ssh_key_invalid: [
+    'VerificationFailed',
+    'the SSH private key could not be read, or its numbers are inconsistent (a 400 `ValidationError` when the key is received)',
+  ],
+  ssh_key_unsupported: [
+    'VerificationFailed',
+    'the SSH private key is of an unsupported type or size: Ed25519, ECDSA or RSA of 1024–8192 bits (a 400 `ValidationError` when the key is received)',
+  ],
   ssh_key_too_slow: [
     'VerificationFailed',
-    'the encrypted SSH key asks for too many bcrypt-pbkdf rounds',
+    'the encrypted SSH key asks for too many bcrypt-pbkdf rounds (a 400 `ValidationError` when the key is received)',
   ],
   ssh_passphrase_invalid: ['VerificationFailed', 'the passphrase does not open the SSH key'],
   ssh_forward_prohibited: ['VerificationFailed', 'the SSH server refuses port forwarding'],

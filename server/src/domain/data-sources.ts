@@ -1,5 +1,6 @@
 import {
   type CreateDataSourceBody,
+  DEFAULT_PORT,
   type Dialect,
   HOST_DIALECTS,
   SECRET_FIELDS,
@@ -132,8 +133,65 @@ const CONNECTION_COLUMNS = [
 export const connectionChanged = (before: DataSourceRow, after: DataSourceRow) =>
   CONNECTION_COLUMNS.some((column) => before[column] !== after[column]);
 
+const SSH_SECRET_COLUMNS = [
+  'sshPasswordSealed',
+  'sshPrivateKeySealed',
+  'sshPrivateKeyPassphraseSealed',
+] as const satisfies readonly (keyof DataSourcesTable)[];
+
+const sameHost = (a: string | null, b: string | null) =>
+  (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+
+/**
+ * Whether the patch points the database password somewhere else: another host or port, the
+ * tunnel switched on or off or moved, or TLS turned off.
+ */
+function databaseMoved(before: DataSourceRow, after: DataSourceRow): boolean {
+  const port = (row: DataSourceRow) => row.port ?? DEFAULT_PORT[row.dialect as Dialect];
+  return (
+    !sameHost(before.host, after.host) ||
+    port(before) !== port(after) ||
+    before.sshEnabled !== after.sshEnabled ||
+    !sameHost(before.sshHost, after.sshHost) ||
+    (before.sshPort ?? 22) !== (after.sshPort ?? 22) ||
+    (before.sslEnabled === 1 && after.sslEnabled === 0)
+  );
+}
+
+/** Whether the patch points the SSH credentials at another SSH server or account. */
+const sshMoved = (before: DataSourceRow, after: DataSourceRow) =>
+  !sameHost(before.sshHost, after.sshHost) ||
+  (before.sshPort ?? 22) !== (after.sshPort ?? 22) ||
+  (before.sshUsername ?? '') !== (after.sshUsername ?? '');
+
+/**
+ * Stored secrets never follow a changed target: a patch that moves where the database (or SSH)
+ * connection goes drops the stored secrets for it that the same request does not supply again.
+ * Otherwise anyone allowed to edit the record could point it at a server of theirs and have the
+ * bridge hand it the secret. Returns the patch's drops and which kinds were dropped.
+ */
+function dropMovedSecrets(
+  existing: DataSourceRow,
+  patch: Updateable<DataSourcesTable>,
+): { database: boolean; ssh: boolean } {
+  const merged = { ...existing, ...patch } as DataSourceRow;
+  const dropped = { database: false, ssh: false };
+  if (databaseMoved(existing, merged) && !('passwordSealed' in patch) && existing.passwordSealed) {
+    patch.passwordSealed = null;
+    dropped.database = true;
+  }
+  if (sshMoved(existing, merged)) {
+    for (const column of SSH_SECRET_COLUMNS) {
+      if (column in patch || !existing[column]) continue;
+      patch[column] = null;
+      dropped.ssh = true;
+    }
+  }
+  return dropped;
+}
+
 /** What the record would need after the patch to still be connectable (as create checks it). */
-function checkMerged(merged: DataSourceRow): Record<string, FieldFailure> {
+function checkMerged(merged: DataSourceRow, sshDropped: boolean): Record<string, FieldFailure> {
   const errors: Record<string, FieldFailure> = {};
   const required = (message: string) => ({ code: 'required', message }) as const;
   if (HOST_DIALECTS.includes(merged.dialect as Dialect)) {
@@ -147,7 +205,9 @@ function checkMerged(merged: DataSourceRow): Record<string, FieldFailure> {
     if (!merged.sshPasswordSealed && !merged.sshPrivateKeySealed) {
       errors.sshPassword = {
         code: 'ssh_secret_required',
-        message: 'An SSH password or private key is required when sshEnabled is true',
+        message: sshDropped
+          ? 'The SSH server or username changed, so the stored SSH password and key no longer apply: send one again'
+          : 'An SSH password or private key is required when sshEnabled is true',
       };
     }
   }
@@ -156,7 +216,8 @@ function checkMerged(merged: DataSourceRow): Record<string, FieldFailure> {
 
 /**
  * PATCH semantics: an omitted field is unchanged; `null` for a secret is unchanged too; an
- * `unset*` flag clears its secret (a new value with its flag was refused by the contract).
+ * `unset*` flag clears its secret (a new value with its flag was refused by the contract); a
+ * changed target drops the stored secrets that would follow it (dropMovedSecrets).
  */
 export async function updateDataSource(
   deps: Deps,
@@ -184,8 +245,9 @@ export async function updateDataSource(
     for (const [flag, field] of Object.entries(UNSET_FLAGS)) {
       if ((body as Record<string, unknown>)[flag] === true) patch[sealedColumn[field]] = null;
     }
+    const dropped = dropMovedSecrets(existing, patch);
     const merged = { ...existing, ...patch } as DataSourceRow;
-    const fields = checkMerged(merged);
+    const fields = checkMerged(merged, dropped.ssh);
     if (Object.keys(fields).length > 0) {
       throw new ApiError('ValidationError', 'The data source would be incomplete', {
         code: 'data_source_incomplete',

@@ -17,6 +17,7 @@ import { checkHealth } from '../lifecycle/health';
 import { catalogPage } from '../store/catalog';
 import { listDataSources } from '../store/data-sources';
 import { verificationFailed } from '../verify/failure-codes';
+import { checkSshKeyInput } from '../verify/ssh-key-input';
 import { type VerifyOutcome, verifyConnection } from '../verify/verify';
 
 /** Every connection slot of the process is taken: answered at once, never queued. */
@@ -42,6 +43,7 @@ export function dataSourceRoutes(
   mountJson(router, routes.createDataSource, mw, async ({ principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
+    checkSshKeyInput(body);
     const row = await createDataSource(deps, org.id, body);
     deps.lifecycle.requestSync(row.id);
     return { data: toDataSource(row) };
@@ -58,6 +60,7 @@ export function dataSourceRoutes(
   mountJson(router, routes.updateDataSource, mw, async ({ principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
+    checkSshKeyInput(body);
     const { row, connectionChanged } = await updateDataSource(deps, org.id, params.id, body);
     if (connectionChanged) deps.lifecycle.requestSync(row.id);
     return { data: toDataSource(row) };
@@ -89,6 +92,7 @@ function verifyHandler(deps: Deps) {
   return async ({ req, res, principal, params, body }: Context<'verifyDataSource'>) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
+    checkSshKeyInput(body);
     // The slot first: a refusal then costs no rate-limit round trip and no caller's budget.
     const release = deps.connectionSlots.tryAcquire();
     if (!release) throw connectionsBusy();

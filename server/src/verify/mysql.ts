@@ -16,6 +16,7 @@ import {
   type VerifyFailure,
 } from './failures';
 import { mysql2 } from './modules';
+import { MYSQL_AUTH_PLUGINS, MysqlAuthRefused } from './mysql-auth';
 import { type Scope, ScopeClosedError } from './scope';
 
 // One object for every TLS connection: mysql2 keeps one secure context per `ssl` object.
@@ -72,6 +73,8 @@ async function connectMysql(scope: Scope, target: DriverTarget): Promise<Connect
     password: target.password ?? '',
     database: target.database,
     ssl: target.ssl ? REQUIRE_TLS : undefined,
+    // The password itself goes only to a verified peer, never in clear text (mysql-auth.ts).
+    authPlugins: MYSQL_AUTH_PLUGINS as never,
     connectTimeout: 0, // the caller's deadline covers the handshake
     flags: ['-LOCAL_FILES'], // a server may never ask for one of this machine's files
     supportBigNumbers: true,
@@ -106,6 +109,29 @@ async function connectMysql(scope: Scope, target: DriverTarget): Promise<Connect
   };
 }
 
+function authRefused(error: MysqlAuthRefused): VerifyFailure {
+  if (error.why === 'cleartext') {
+    return fail(
+      'mysql-auth-cleartext',
+      'The MySQL server asked for the password in clear text (mysql_clear_password); it was not sent.',
+      {
+        username:
+          'This account authenticates with mysql_clear_password, which the service never uses.',
+      },
+      { plugin: error.plugin },
+    );
+  }
+  return fail(
+    'mysql-auth-needs-verified-tls',
+    `The MySQL server asked for the password itself (${error.plugin}); it is sent only over TLS with a verified certificate.`,
+    {
+      sslEnabled:
+        'The server needs the password itself: give it a certificate from a trusted CA for this host name, or use mysql_native_password for this account.',
+    },
+    { plugin: error.plugin },
+  );
+}
+
 /**
  * mysql2's failures by server `errno` and by code, onto the shared reasons: MySQL's errors get
  * the SQLSTATE PostgreSQL reports for the same cause (1045/1698 → 28000 as MySQL says itself,
@@ -115,6 +141,7 @@ async function connectMysql(scope: Scope, target: DriverTarget): Promise<Connect
 function mysqlFailure(error: unknown, context: DatabaseContext): VerifyFailure {
   const transport = transportFailure(error, context);
   if (transport) return transport;
+  if (error instanceof MysqlAuthRefused) return authRefused(error);
   const code = codeOf(error);
   if (code === 'HANDSHAKE_NO_SSL_SUPPORT') return sslUnsupported();
   if (code === 'HANDSHAKE_SSL_ERROR') {

@@ -12,6 +12,7 @@ import {
 import { NetworkPolicyError } from './network-policy';
 import { SshKeyError } from './ssh-key';
 import { MAX_KDF_ROUNDS } from './ssh-key-kdf';
+import { MAX_RSA_BITS, MIN_RSA_BITS } from './ssh-key-shape';
 import { SshTunnelError } from './ssh-tunnel';
 
 // SSH failures by stable signals: SshKeyError codes, ssh2's `level`, the channel-open reason,
@@ -38,7 +39,8 @@ export function sshFailure(error: unknown, context: SshContext): VerifyFailure {
   return unknownFailure(error, 'sshHost');
 }
 
-function sshKeyFailure(error: SshKeyError): VerifyFailure {
+/** A key refused by its own content (type, size, rounds, passphrase), before any connection. */
+export function sshKeyFailure(error: SshKeyError): VerifyFailure {
   if (error.code === 'ssh-key-passphrase') {
     return fail('ssh-passphrase', 'The SSH private key could not be decrypted.', {
       sshPrivateKeyPassphrase: 'The passphrase is missing or wrong.',
@@ -52,6 +54,16 @@ function sshKeyFailure(error: SshKeyError): VerifyFailure {
         sshPrivateKey: `The key uses more than ${MAX_KDF_ROUNDS} KDF rounds. Re-encrypt it with fewer (ssh-keygen -p -a 100).`,
       },
       { maxRounds: MAX_KDF_ROUNDS },
+    );
+  }
+  if (error.code === 'ssh-key-unsupported') {
+    return fail(
+      'ssh-key-unsupported',
+      'The SSH private key is of an unsupported type or size.',
+      {
+        sshPrivateKey: `Use an Ed25519, ECDSA or RSA key; RSA from ${MIN_RSA_BITS} to ${MAX_RSA_BITS} bits.`,
+      },
+      { minRsaBits: MIN_RSA_BITS, maxRsaBits: MAX_RSA_BITS },
     );
   }
   return fail('ssh-key', 'The SSH private key could not be read.', {

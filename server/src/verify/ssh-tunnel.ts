@@ -1,15 +1,17 @@
 import { type AddressInfo, createServer, Socket } from 'node:net';
 import type {
+  AgentAuthMethod,
   AuthMethod,
   Client,
   ClientChannel,
   ParsedKey,
   PasswordAuthMethod,
-  PublicKeyAuthMethod,
 } from 'ssh2';
 import { ssh2 } from './modules';
 import { type CheckedAddress, tryNextAddress } from './network-policy';
 import type { Scope } from './scope';
+import { SshKeyError } from './ssh-key';
+import { workerSigner } from './ssh-signer';
 
 export interface SshTunnelOptions {
   /** The SSH server, already resolved and checked by the network policy. */
@@ -60,10 +62,16 @@ function fromSsh2(err: Error & { level?: string; code?: unknown }): SshTunnelErr
 
 const noop = () => {};
 
-function authMethods(options: SshTunnelOptions): AuthMethod[] {
+/**
+ * The key goes in as an agent whose signatures are made in a worker (ssh-signer), not as a
+ * `publickey` method, which ssh2 signs synchronously on the event loop.
+ */
+function authMethods(scope: Scope, options: SshTunnelOptions): AuthMethod[] {
   const { username, privateKey, password } = options;
-  const methods: Array<PublicKeyAuthMethod | PasswordAuthMethod> = [];
-  if (privateKey) methods.push({ type: 'publickey', username, key: privateKey });
+  const methods: Array<AgentAuthMethod | PasswordAuthMethod> = [];
+  if (privateKey) {
+    methods.push({ type: 'agent', username, agent: workerSigner(privateKey, scope.signal) });
+  }
   if (password) methods.push({ type: 'password', username, password });
   return methods;
 }
@@ -100,14 +108,20 @@ async function connectFirst(scope: Scope, addresses: string[], port: number): Pr
 /** The SSH handshake and authentication over `socket`. */
 function handshake(scope: Scope, client: Client, socket: Socket, options: SshTunnelOptions) {
   return new Promise<void>((resolve, reject) => {
-    const settle = (err?: SshTunnelError) => {
+    const settle = (err?: SshTunnelError | SshKeyError) => {
       client.off('ready', onReady).off('error', onError).off('close', onClose);
       scope.signal.removeEventListener('abort', onClose);
       if (err) reject(err);
       else resolve();
     };
     const onReady = () => settle();
-    const onError = (err: Error) => settle(fromSsh2(err));
+    // The agent's `level`: the key could not sign (a deadline that stopped it wins the race).
+    const onError = (err: Error & { level?: string }) =>
+      settle(
+        err.level === 'agent'
+          ? new SshKeyError('ssh-key-invalid', 'The private key could not sign')
+          : fromSsh2(err),
+      );
     const onClose = () => settle(new SshTunnelError('ssh-closed'));
     client.once('ready', onReady).once('error', onError).once('close', onClose);
     scope.signal.addEventListener('abort', onClose, { once: true });
@@ -115,7 +129,7 @@ function handshake(scope: Scope, client: Client, socket: Socket, options: SshTun
       sock: socket,
       username: options.username,
       // Explicit methods: ssh2's `privateKey` option takes only unparsed keys.
-      authHandler: authMethods(options),
+      authHandler: authMethods(scope, options),
       readyTimeout: 0, // the verify deadline covers the handshake
       keepaliveInterval: 0,
       // Host keys are accepted without pinning (like first use): a verify has no stored

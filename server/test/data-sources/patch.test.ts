@@ -123,16 +123,14 @@ describe.each(ENGINES)('data source PATCH semantics on %s', (engine) => {
       expect((await patch(before.id, { sshEnabled: false })).sshEnabled).toBe(false);
     });
 
-    it('leaves every stored secret untouched by a non-secret patch', async () => {
+    it('leaves every stored secret untouched by a patch that keeps the target', async () => {
       const before = await create();
       const sealedBefore = await row(before.id);
-      await patch(before.id, { host: 'other.example.com' });
+      // The database and username change; where the credentials go does not (moved-secrets.test).
+      await patch(before.id, { databaseName: 'otherdb', username: 'other-user' });
       const sealedAfter = await row(before.id);
-      expect({ ...sealedAfter, host: null, updatedAt: null }).toEqual({
-        ...sealedBefore,
-        host: null,
-        updatedAt: null,
-      });
+      const unrelated = { databaseName: null, username: null, updatedAt: null };
+      expect({ ...sealedAfter, ...unrelated }).toEqual({ ...sealedBefore, ...unrelated });
     });
 
     it('changes only updatedAt with an empty patch', async () => {

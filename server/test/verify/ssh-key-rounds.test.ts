@@ -82,9 +82,10 @@ const verifyWithKey = (privateKey: string) =>
     },
   });
 
+// Refused when received, before any connection: a 400 on the key field.
 const REFUSED = {
   error: {
-    title: 'VerificationFailed',
+    title: 'ValidationError',
     detail: `The SSH private key asks for more than ${MAX_KDF_ROUNDS} key-derivation rounds.`,
     code: 'ssh_key_too_slow',
     fieldErrors: {
@@ -115,7 +116,7 @@ describe('the cap on an SSH key’s KDF rounds', () => {
     const res = await verifyWithKey(privateKey);
     // Deriving it would take seconds of CPU; the refusal reads only the key's header.
     expect(performance.now() - started).toBeLessThan(1500);
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
     expect(res.body).toEqual(REFUSED);
     expect(res.text).not.toContain(PASSPHRASE);
   });
@@ -133,7 +134,7 @@ describe('the cap on an SSH key’s KDF rounds', () => {
     const started = performance.now();
     const res = await verifyWithKey(`${pem[0]}\n${data.toString('base64')}\n${pem.at(-1)}`);
     expect(performance.now() - started).toBeLessThan(1500);
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
     expect(res.body).toEqual(REFUSED);
   });
 });

@@ -27,9 +27,11 @@ function statusText(state: string, messages: Messages) {
 export function FormActions(props: FormActionsProps) {
   const { form, context, unstyled, orgId, idOf, canVerify, onDeleted } = props;
   const { messages } = context;
-  const { record, modes, status, shownStatus, needsVerify, isVerified, canSave } = form;
+  const { record, modes, status, shownStatus, needsVerify, isVerified, canSave, dropped } = form;
   const waiting = needsVerify && !isVerified;
   const keptSecrets = Object.values(modes).includes('stored');
+  const described = [waiting && idOf('save-hint'), dropped.length > 0 && idOf('dropped-secrets')];
+  const describedBy = described.filter(Boolean).join(' ') || undefined;
   return (
     <>
       {!canVerify && <p className="bk-notice">{messages.verifyNotAvailableSave}</p>}
@@ -42,6 +44,11 @@ export function FormActions(props: FormActionsProps) {
           {record && keptSecrets && ` ${messages.storedSecretsNotTested}`}
         </p>
       )}
+      {dropped.length > 0 && (
+        <p id={idOf('dropped-secrets')} className="bk-notice" role="alert">
+          {messages.storedSecretsDropped(dropped.map((field) => messages[field]))}
+        </p>
+      )}
       <div className="bk-data-source-form__actions">
         {canVerify && (
           <button type="button" className="bk-button" onClick={form.testConnection}>
@@ -52,7 +59,7 @@ export function FormActions(props: FormActionsProps) {
           type="submit"
           className="bk-button bk-button--primary"
           disabled={!canSave}
-          aria-describedby={waiting ? idOf('save-hint') : undefined}
+          aria-describedby={describedBy}
         >
           {status === 'saving' ? messages.saving : messages.save}
         </button>

@@ -2,6 +2,7 @@ import type { DataSource } from '@bridgekit/contract';
 import { DEFAULT_PORTS, type FormDialect, type ParsedConnection } from './connection-string';
 import {
   changesConnection,
+  droppedSecrets,
   type FieldErrors,
   type FormSecret,
   type FormValues,
@@ -152,6 +153,8 @@ export function deriveForm(state: FormState, requireVerify: boolean) {
   const updateBody = record ? toUpdateBody(values, modes, record) : null;
   const needsVerify = requireVerify && (updateBody ? changesConnection(updateBody) : true);
   return {
+    /** Stored secrets this save would drop: the target changed (form-values droppedSecrets). */
+    dropped: record && updateBody ? droppedSecrets(updateBody, modes, record) : [],
     verifyBody,
     verifyKey,
     isVerified,

@@ -161,6 +161,42 @@ export function toUpdateBody(
   return body as UpdateBody;
 }
 
+const sameHost = (a: unknown, b: unknown) =>
+  String(a ?? '')
+    .trim()
+    .toLowerCase() ===
+  String(b ?? '')
+    .trim()
+    .toLowerCase();
+
+/**
+ * The stored secrets the bridge will drop on this update, as it does (a changed target never
+ * takes the stored secrets with it): the password when the host, port, tunnel or TLS-off
+ * changes; the SSH secrets when the SSH host, port or username changes. Only those kept as
+ * stored (not replaced in the same save).
+ */
+export function droppedSecrets(
+  body: UpdateBody,
+  modes: SecretModes,
+  record: DataSource,
+): FormSecret[] {
+  const after = { ...record, ...body } as DataSource;
+  const port = (r: DataSource) => r.port ?? DEFAULT_PORTS[r.dialect as FormDialect];
+  const sshServerMoved =
+    !sameHost(record.sshHost, after.sshHost) || (record.sshPort ?? 22) !== (after.sshPort ?? 22);
+  const sshMoved = sshServerMoved || (record.sshUsername ?? '') !== (after.sshUsername ?? '');
+  const dbMoved =
+    sshServerMoved ||
+    !sameHost(record.host, after.host) ||
+    port(record) !== port(after) ||
+    record.sshEnabled !== after.sshEnabled ||
+    (record.sslEnabled && !after.sslEnabled);
+  const moved = (field: FormSecret) => (field === 'password' ? dbMoved : sshMoved);
+  return FORM_SECRETS.filter(
+    (field) => modes[field] === 'stored' && body[field] === undefined && moved(field),
+  );
+}
+
 /** True when the update touches anything a connection depends on. */
 export const changesConnection = (body: UpdateBody) =>
   Object.keys(body).some((key) => key !== 'displayName');

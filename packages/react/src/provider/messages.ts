@@ -127,6 +127,12 @@ export const formMessages = {
     "Data sources can't be added or changed here: this page's server does not pass that on to the bridge.",
   readOnlyRoleChanged:
     'Your role in this organization no longer lets you save data sources (only admins can). What you entered is kept below, read-only.',
+  /** Before saving a changed host (or SSH server): the labels of the stored secrets that won't follow it. */
+  storedSecretsDropped: (labels: string[]) => {
+    const them = labels.length === 1 ? 'it' : 'them';
+    const list = labels.map((label) => `“${label}”`).join(', ');
+    return `The connection now goes somewhere else, so saving removes the stored ${list}. Enter ${them} again to keep using ${them}.`;
+  },
 };
 
 const merge = <A, B>(a: A, b: B): A & B => ({ ...a, ...b });
