@@ -44,6 +44,9 @@ export const ErrorCode = z.enum([
   'malformed_request',
   'nul_character',
   'data_source_incomplete',
+  'unknown_parameter',
+  'unexpected_body',
+  'invalid_cursor',
   // 401
   'invalid_credentials',
   'sso_token_invalid',
@@ -107,6 +110,7 @@ export const FieldCode = z.enum([
   'invalid_format',
   'invalid_value',
   'unknown_field',
+  'unexpected_body',
   'nul_character',
   'ssh_secret_required',
   'conflicting_unset',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, type ErrorTitle, PageQuery, Pagination, pageOf } from './common';
+import { dataOf, type ErrorTitle, Pagination, pageOf, pageQueryOf } from './common';
 import {
   CreateDataSourceBody,
   DataSource,
@@ -166,7 +166,7 @@ export const routes = {
     tag: 'Members',
     auth: 'bearer',
     params: OrgParams,
-    query: PageQuery,
+    query: pageQueryOf('mem'),
     status: 200,
     response: pageOf(Member),
     errors: [...IN_ORG, 'ValidationError'],
@@ -225,7 +225,7 @@ export const routes = {
     tag: 'Data sources',
     auth: 'bearer',
     params: OrgParams,
-    query: PageQuery,
+    query: pageQueryOf('ds'),
     status: 200,
     response: pageOf(DataSource),
     errors: [...IN_ORG, 'ValidationError'],

@@ -5,6 +5,7 @@ import type { Deps } from '../deps';
 import { type Dependency, type Fault, faultError, faultOf } from '../faults';
 import { JsonBody } from '../http/json-cache';
 import { mountJson } from '../http/route';
+import { refuseStrayInput } from '../http/stray-input';
 import { DOCS_CSP, DOCS_HTML, DOCS_SCRIPT, scalarBundlePath } from './docs-page';
 
 const MISSING_RENDERER = 'The reference renderer is missing (npm install, then npm run build)';
@@ -44,13 +45,14 @@ export function serviceRoutes(router: Router, deps: Deps) {
     return openApi;
   });
 
-  router.get(routes.docs.path, (_req, res) => {
+  router.get(routes.docs.path, refuseStrayInput(routes.docs), (_req, res) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
     res.type('html').send(DOCS_HTML);
   });
 
   router.get(
     expressPath(routes.docsAsset.path),
+    refuseStrayInput(routes.docsAsset),
     (req: Request, res: Response, next: NextFunction) => {
       const file = String(req.params.file);
       if (file === 'scalar.js') return sendScalar(res, next);
