@@ -93,7 +93,7 @@ export const routes = {
     query: ListOrganizationsQuery,
     status: 200,
     response: pageOf(Organization),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...AUTHED, 'ValidationError', 'Forbidden'],
   },
   createOrganization: {
     method: 'post',
@@ -118,7 +118,7 @@ export const routes = {
     query: OrganizationQuery,
     status: 200,
     response: dataOf(Organization),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateOrganization: {
     method: 'patch',
@@ -144,7 +144,7 @@ export const routes = {
     params: OrgParams,
     status: 200,
     response: dataOf(Organization),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   rotateJwtSecret: {
     method: 'post',
@@ -157,7 +157,7 @@ export const routes = {
     params: OrgParams,
     status: 200,
     response: dataOf(OrganizationWithSecret),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   listMembers: {
     method: 'get',
@@ -169,7 +169,7 @@ export const routes = {
     query: pageQueryOf('mem'),
     status: 200,
     response: pageOf(Member),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   addMember: {
     method: 'post',
@@ -192,7 +192,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: IN_ORG,
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateMember: {
     method: 'patch',
@@ -216,7 +216,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: [...IN_ORG, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, 'Forbidden', 'Conflict', 'ValidationError'],
   },
   listDataSources: {
     method: 'get',
@@ -228,7 +228,7 @@ export const routes = {
     query: pageQueryOf('ds'),
     status: 200,
     response: pageOf(DataSource),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   createDataSource: {
     method: 'post',
@@ -263,7 +263,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: IN_ORG,
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateDataSource: {
     method: 'patch',
@@ -286,7 +286,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   checkDataSourceHealth: {
     method: 'post',
@@ -298,7 +298,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   syncDataSource: {
     method: 'post',
@@ -310,7 +310,7 @@ export const routes = {
     params: DataSourceParams,
     status: 202,
     response: dataOf(DataSource),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   getDataSourceSchema: {
     method: 'get',
@@ -323,7 +323,7 @@ export const routes = {
     query: SchemaQuery,
     status: 200,
     response: z.object({ data: DataSourceSchema, pagination: Pagination }),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   ssoExchange: {
     method: 'post',
@@ -364,7 +364,13 @@ export const routes = {
     credential: 'session',
     status: 200,
     response: dataOf(SessionInfo),
-    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+      'ValidationError',
+    ],
   },
   ssoRefresh: {
     method: 'post',
@@ -376,7 +382,13 @@ export const routes = {
     credential: 'session',
     status: 200,
     response: dataOf(RenewedSession),
-    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+      'ValidationError',
+    ],
   },
   ssoLogout: {
     method: 'post',
@@ -386,7 +398,13 @@ export const routes = {
     auth: 'bearer',
     credential: 'session',
     status: 204,
-    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+      'ValidationError',
+    ],
   },
   embedPage: {
     method: 'get',
@@ -398,7 +416,7 @@ export const routes = {
     params: z.strictObject({ slug: z.string() }),
     status: 200,
     contentType: 'text/html',
-    errors: ['NotFound'],
+    errors: ['NotFound', 'ServiceUnavailable'],
   },
   embedSession: {
     method: 'post',
@@ -410,7 +428,7 @@ export const routes = {
     body: EmbedSessionBody,
     status: 200,
     response: dataOf(EmbedSession),
-    errors: ['Unauthorized', 'Forbidden', ...WITH_BODY],
+    errors: ['Unauthorized', 'Forbidden', ...WITH_BODY, 'ServiceUnavailable'],
   },
   embedAsset: {
     method: 'get',
@@ -432,7 +450,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: AnyJson,
-    errors: [],
+    errors: ['ValidationError'],
   },
   docs: {
     method: 'get',
@@ -442,7 +460,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     contentType: 'text/html',
-    errors: [],
+    errors: ['ValidationError'],
   },
   docsAsset: {
     method: 'get',
@@ -453,7 +471,7 @@ export const routes = {
     params: z.strictObject({ file: z.enum(['scalar.js', 'docs.js']) }),
     status: 200,
     contentType: ['text/javascript'],
-    errors: ['NotFound'],
+    errors: ['NotFound', 'ValidationError'],
   },
   health: {
     method: 'get',
@@ -464,7 +482,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Health,
-    errors: ['ServiceUnavailable'],
+    errors: ['ServiceUnavailable', 'ValidationError'],
   },
   live: {
     method: 'get',
@@ -475,7 +493,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Liveness,
-    errors: [],
+    errors: ['ValidationError'],
   },
   ready: {
     method: 'get',
@@ -486,7 +504,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Readiness,
-    errors: ['ServiceUnavailable'],
+    errors: ['ServiceUnavailable', 'ValidationError'],
   },
 } as const satisfies Record<string, RouteDef>;
 
