@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 // ROUTE_ERRORS is the one list of what each operation can answer: the OpenAPI document
 // declares exactly it, and the recorded answers of the bridge stay inside it. The Prism test
-// (test/contract/prism.test.ts) checks every answer of a whole run against the document.
+// (server/test/prism.test.ts) checks every answer of a whole run against the document.
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks the generated JSON document.
 type Json = Record<string, any>;
