@@ -148,7 +148,8 @@ let seconds = 0;
 beforeAll(async () => {
   const t0 = performance.now();
   started = await startScenarioBridges();
-  const made = await createWorld(started.bridges.main);
+  // Its own examples database: the examples test may run beside it.
+  const made = await createWorld(started.bridges.main, `bridgekit_prism_${process.pid}`);
   world = made.world;
   admin = made.credentials.admin;
   const real = started.bridges;
