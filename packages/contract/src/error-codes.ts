@@ -50,6 +50,7 @@ export const ErrorCode = z.enum([
   // 401
   'invalid_credentials',
   'sso_token_invalid',
+  'sso_token_lifetime_too_long',
   'session_ended',
   'embed_code_invalid',
   'embed_code_used',

@@ -18,6 +18,7 @@ export const TITLE_OF_CODE: Record<ErrorCode, ErrorTitle> = {
   invalid_cursor: 'ValidationError',
   invalid_credentials: 'Unauthorized',
   sso_token_invalid: 'Unauthorized',
+  sso_token_lifetime_too_long: 'Unauthorized',
   session_ended: 'Unauthorized',
   embed_code_invalid: 'Unauthorized',
   embed_code_used: 'Unauthorized',
@@ -111,6 +112,7 @@ const SLUG: ErrorCode[] = ['slug_taken', 'slug_unavailable'];
 const SSO_TOKEN: ErrorCode[] = [
   ...STORE,
   'sso_token_invalid',
+  'sso_token_lifetime_too_long',
   'rate_limited',
   'rate_limit_unavailable',
   'redis_unavailable',
