@@ -185,7 +185,6 @@ export const ROUTE_ERRORS: Record<RouteId, readonly ErrorCode[]> = {
     'embed_code_used',
     'embed_header_required',
     'embed_origin_mismatch',
-    'origin_not_allowed',
   ],
   embedAsset: ['internal_error', 'embed_asset_not_found', 'embed_not_built'],
   openApi: [...ANY],

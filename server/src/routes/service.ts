@@ -61,7 +61,8 @@ export function serviceRoutes(router: Router, deps: Deps) {
     });
     const doc = await openApi;
     const origin = requestOrigin(req) ?? '/';
-    res.setHeader('Vary', 'Host, X-Forwarded-Proto');
+    res.vary('Host');
+    res.vary('X-Forwarded-Proto');
     let body = served.get(origin);
     if (!body) {
       body = JsonBody.of({ ...doc, servers: [{ url: origin, description: 'This bridge' }] });
