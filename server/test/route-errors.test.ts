@@ -10,6 +10,7 @@ import {
   TITLE_OF_CODE,
 } from '@bridgekit/contract';
 import { describe, expect, it } from 'vitest';
+import { operationOf, undeclaredError } from './support/declared-errors';
 
 // ROUTE_ERRORS is the one list of what each operation can answer: the OpenAPI document
 // declares exactly it, and the recorded answers of the bridge stay inside it. The Prism test
@@ -107,5 +108,23 @@ describe('per-operation errors', () => {
     const names = Object.keys(doc.components.schemas).filter((n) => n.includes('Error'));
     expect(names.length).toBeLessThan(60);
     expect(JSON.stringify(doc).length).toBeLessThan(250_000);
+  });
+
+  it('has every server test check each error answer against it (support/declared-errors.ts)', () => {
+    const member = '/api/public/organizations/org_1/members/mem_1';
+    expect(operationOf('GET', `${member}?x=1`)).toBe('getMember');
+    expect(operationOf('POST', '/api/public/organizations/org_1/data-sources/verify')).toBe(
+      'verifyDataSource',
+    );
+    expect(operationOf('PUT', member)).toBeUndefined();
+    const answer = (code: string) => ({ error: { code } });
+    expect(undeclaredError('GET', member, 403, answer('origin_not_allowed'))).toBeUndefined();
+    expect(undeclaredError('GET', member, 409, answer('slug_taken'))).toBe(
+      'getMember answered 409 slug_taken, which route-errors.ts does not declare for it',
+    );
+    expect(undeclaredError('GET', member, 400, answer('member_not_found'))).toBe(
+      'getMember answered member_not_found with 400, not 404',
+    );
+    expect(undeclaredError('GET', '/no/route', 404, answer('route_not_found'))).toBeUndefined();
   });
 });
