@@ -7,7 +7,7 @@ import { type ScenarioBridges, startScenarioBridges } from './api-examples/bridg
 import type { ExampleBridges } from './api-examples/generic-errors';
 import { missingExamples, recordExamples } from './api-examples/record';
 import { scenarios } from './api-examples/scenarios';
-import { createWorld, type World } from './api-examples/world';
+import { createWorld, HOST_ORIGIN, type World } from './api-examples/world';
 import type { ServedBridge, TestResponse } from './support/bridge';
 
 // The OpenAPI document checked against the bridge by a tool we did not write: Prism, in proxy
@@ -107,9 +107,15 @@ function through(bridge: ServedBridge, prism: Prism, reports: Report[]): ServedB
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      // Prism's forwarder follows redirects, so the sign-in's 302 can't be seen through it:
-      // that route goes to the bridge itself (its refusals are checked through Prism below).
-      const direct = method === 'GET' && p.startsWith('/api/sso/jwt?');
+      // Prism's forwarder follows redirects, so the sign-in's 302 can't be seen through it: a
+      // sign-in that may redirect (a token, framed by the host the organization allows) goes
+      // to the bridge itself. Every other sign-in (no token, no framing page, another site's)
+      // goes through Prism.
+      const framing = headers.Referer ?? headers.referer ?? headers.origin ?? '';
+      const direct =
+        method === 'GET' &&
+        /^\/api\/sso\/jwt\?(.*&)?jwt=/.test(p) &&
+        framing.startsWith(HOST_ORIGIN);
       const base = direct ? bridge.url : prism.url;
       const res = await fetch(`${base}${p}`, { method, headers, body, redirect: 'manual' });
       if (!direct) sent.count++;
