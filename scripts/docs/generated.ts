@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode, FieldCode, statusOf } from '@bridgekit/contract';
 import { ERROR_CODE_DOCS, FIELD_CODE_DOCS } from '../../packages/contract/src/error-code-docs';
+import { TITLE_OF_CODE } from '../../packages/contract/src/route-errors';
 import { Env } from '../../server/src/config';
 import { CONFIG_REFERENCE } from '../../server/src/config-reference';
 
@@ -44,8 +45,8 @@ function configTable(): string {
 
 function errorCodeTable(): string {
   const rows = ErrorCode.options.map((name) => {
-    const [title, meaning] = ERROR_CODE_DOCS[name];
-    return [code(name), String(statusOf[title]), code(title), meaning];
+    const title = TITLE_OF_CODE[name];
+    return [code(name), String(statusOf[title]), code(title), ERROR_CODE_DOCS[name]];
   });
   return table(['`code`', 'status', '`title`', 'meaning'], rows);
 }
@@ -53,7 +54,7 @@ function errorCodeTable(): string {
 function fieldCodeTable(): string {
   const rows = FieldCode.options.map((name) => {
     const own = (FIELD_CODE_DOCS as Record<string, string>)[name];
-    return [code(name), own ?? ERROR_CODE_DOCS[name as ErrorCode][1]];
+    return [code(name), own ?? ERROR_CODE_DOCS[name as ErrorCode]];
   });
   return table(['`fieldCodes` value', 'meaning'], rows);
 }

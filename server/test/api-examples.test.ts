@@ -1,17 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiExamples } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type PgServer, startPgServer } from '../../test/support/pg-server';
+import { type ScenarioBridges, startScenarioBridges } from './api-examples/bridges';
 import type { ExampleBridges } from './api-examples/generic-errors';
 import { leakedSecrets, normalizeExamples } from './api-examples/normalize';
 import { missingExamples, recordExamples } from './api-examples/record';
 import { scenarios } from './api-examples/scenarios';
 import { createWorld, type World } from './api-examples/world';
-import { type ServedBridge, serveBridge } from './support/bridge';
 
 // The examples in the OpenAPI document are answers of a real bridge (SQLite store), recorded
 // from the scenarios in ./api-examples on a frozen clock. This test records them again: it
@@ -25,51 +21,19 @@ const EXAMPLES_FILE = fileURLToPath(
 const WRITE = process.env.BRIDGEKIT_WRITE_EXAMPLES === '1';
 const EXAMPLE_TIME = new Date('2026-01-15T09:30:00.000Z');
 
-let dataDir: string;
-let embedAssetsDir: string;
-let pgServer: PgServer;
+let started: ScenarioBridges;
 let bridges: ExampleBridges;
 let world: World;
 let secrets: string[];
 let examples: ApiExamples;
 let problems: string[];
 
-/** The bridges of generic-errors.ts: main, the same data throttled, and one whose store is down. */
-async function startBridges(): Promise<ExampleBridges> {
-  const secretEnv = {
-    BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
-    BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
-  };
-  secrets.push(...Object.values(secretEnv));
-  const onDisk = { ...secretEnv, BRIDGE_DATA_DIR: dataDir };
-  const main = await serveBridge(onDisk, { embedAssetsDir });
-  const throttled = await serveBridge({
-    ...onDisk,
-    BRIDGE_RATE_LIMIT_PER_MINUTE: '1',
-    BRIDGE_VERIFY_RATE_LIMIT_PER_MINUTE: '1',
-    BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1',
-  });
-  pgServer = await startPgServer();
-  const down = await serveBridge({ ...secretEnv, DATABASE_URL: pgServer.url });
-  await pgServer.pause();
-  return { main, throttled, down };
-}
-
 beforeAll(async () => {
   // Dates only: timers, I/O and the PostgreSQL cluster run in real time.
   vi.useFakeTimers({ toFake: ['Date'], now: EXAMPLE_TIME });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-examples-'));
-  // The kit's bundle only when built: the examples show stand-ins that say what they stand for.
-  embedAssetsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-examples-embed-'));
-  for (const [file, kind] of [
-    ['embed.js', 'script'],
-    ['embed.css', 'stylesheet'],
-  ]) {
-    const text = `/* The full-embed page's ${kind}, built from packages/react (npm run build:embed). */\n`;
-    fs.writeFileSync(path.join(embedAssetsDir, file!), text);
-  }
-  secrets = [];
-  bridges = await startBridges();
+  started = await startScenarioBridges();
+  bridges = started.bridges;
+  secrets = [...started.secrets];
   const made = await createWorld(bridges.main);
   world = made.world;
   secrets.push(...Object.values(made.credentials), world.org.jwtSecret);
@@ -87,10 +51,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.useRealTimers();
-  for (const bridge of Object.values(bridges ?? {}) as ServedBridge[]) await bridge.close();
-  await pgServer?.destroy();
+  await started?.close();
   await world?.dispose();
-  for (const dir of [dataDir, embedAssetsDir]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('API examples', () => {

@@ -55,8 +55,9 @@ describe('OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('is the document built from the route table', async () => {
-    expect(doc).toEqual(await loadOpenApiDocument());
+  it('is the document built from the route table, served at its own origin', async () => {
+    expect(doc).toEqual(await loadOpenApiDocument(bridge.url));
+    expect(doc.servers).toEqual([{ url: bridge.url, description: 'This bridge' }]);
   });
 
   it('documents exactly the routes of the route table', () => {

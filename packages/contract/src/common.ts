@@ -100,11 +100,19 @@ export const Limit = z
 
 export const Cursor = z.string().min(1).max(64);
 
-export const PageQuery = z.strictObject({
-  limit: Limit.optional(),
-  cursor: Cursor.optional(),
-});
-export type PageQuery = z.infer<typeof PageQuery>;
+const CURSOR_MESSAGE = 'Must be a nextCursor from a previous page';
+
+/** The cursor of a list of records: the id (`<prefix>_…`) of the previous page's last item. */
+export const cursorOf = (prefix: string) =>
+  Cursor.regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10,40}$`), CURSOR_MESSAGE);
+
+/** `limit` and `cursor` of a list of records whose ids start with `prefix`. */
+export const pageQueryOf = (prefix: string) =>
+  z.strictObject({
+    limit: Limit.optional(),
+    cursor: cursorOf(prefix).optional(),
+  });
+export type PageQuery = z.infer<ReturnType<typeof pageQueryOf>>;
 
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 export const pageOf = <T extends z.ZodType>(schema: T) =>

@@ -1,159 +1,106 @@
-import type { ErrorTitle } from './common';
 import type { ErrorCode, FieldCode } from './error-codes';
 
 /**
- * What each `error.code` means, under the title it is answered with: the one source of the
+ * What each `error.code` means (its title, and so its status, is TITLE_OF_CODE's): the one source of the
  * error-code table in docs/api-rules.md (`npm run docs:generate`). Not exported from the package:
  * only the docs read it. A new code fails the typecheck until it is described here.
  */
-export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, readonly [ErrorTitle, string]>> = {
-  validation_failed: [
-    'ValidationError',
-    'fields of the body, query or path were refused (see `fieldErrors`)',
-  ],
-  malformed_json: ['ValidationError', 'the body is not valid JSON'],
-  invalid_body: ['ValidationError', 'the body is JSON but not an object'],
-  body_unreadable: ['ValidationError', 'the body could not be read (a broken encoding or stream)'],
-  malformed_request: ['ValidationError', 'the request itself could not be parsed (its URL, say)'],
-  nul_character: ['ValidationError', 'a value holds a NUL character'],
-  data_source_incomplete: [
-    'ValidationError',
+export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
+  validation_failed: 'fields of the body, query or path were refused (see `fieldErrors`)',
+  malformed_json: 'the body is not valid JSON',
+  invalid_body: 'the body is JSON but not an object',
+  body_unreadable: 'the body could not be read (a broken encoding or stream)',
+  malformed_request: 'the request itself could not be parsed (its URL, say)',
+  nul_character: 'a value holds a NUL character',
+  unknown_parameter: 'a query parameter the operation does not declare (named in `fieldErrors`)',
+  unexpected_body: 'a body sent to an operation that takes none (`fieldErrors.body`)',
+  invalid_cursor: 'a `cursor` no page of that list could have handed out',
+  data_source_incomplete:
     'a data source lacks what its dialect or SSH needs (`host`, `username`, an SSH secret)',
-  ],
-  invalid_credentials: [
-    'Unauthorized',
-    'a missing, malformed, unknown, revoked or expired key or session token',
-  ],
-  sso_token_invalid: [
-    'Unauthorized',
-    'an SSO token refused: signature, claims, expiry, or a `jti` already used',
-  ],
-  session_ended: [
-    'Unauthorized',
+  invalid_credentials: 'a missing, malformed, unknown, revoked or expired key or session token',
+  sso_token_invalid: 'an SSO token refused: signature, claims, expiry, or a `jti` already used',
+  session_ended:
     "the full-embed page's session has ended (raised by the kit in the page; the bridge sends `invalid_credentials`)",
-  ],
-  embed_code_invalid: ['Unauthorized', 'an unknown or expired full-embed handoff code'],
-  embed_code_used: [
-    'Unauthorized',
-    'a handoff code used a second time (the first use is ended too)',
-  ],
-  admin_required: ['Forbidden', 'the action needs the ADMIN role'],
-  origin_not_allowed: [
-    'Forbidden',
+  embed_code_invalid: 'an unknown or expired full-embed handoff code',
+  sso_token_lifetime_too_long:
+    'an SSO token whose `exp - iat` is over the limit (`params.limit`, in seconds); said only for a valid signature',
+  embed_code_used: 'a handoff code used a second time (the first use is ended too)',
+  admin_required: 'the action needs the ADMIN role',
+  origin_not_allowed:
     "the browser's `Origin` is not among the organization's `embedAllowedOrigins`",
-  ],
-  session_required: ['Forbidden', 'the route takes a session token only'],
-  api_key_required: [
-    'Forbidden',
+  session_required: 'the route takes a session token only',
+  api_key_required:
     'the route, or a host setting in the body (`slug`, `fullEmbedEnabled`, `embedAllowedOrigins`), takes an API key only',
-  ],
-  full_embed_disabled: ['Forbidden', 'the organization has `fullEmbedEnabled` off'],
-  framing_not_allowed: [
-    'Forbidden',
+  full_embed_disabled: 'the organization has `fullEmbedEnabled` off',
+  framing_not_allowed:
     'the full-embed sign-in came without an allowed framing page (`Origin` or `Referer`)',
-  ],
-  embed_header_required: ['Forbidden', '`POST /embed/session` without `X-Bridgekit-Embed: 1`'],
-  embed_origin_mismatch: [
-    'Forbidden',
+  embed_header_required: '`POST /embed/session` without `X-Bridgekit-Embed: 1`',
+  embed_origin_mismatch:
     'the framing origin differs from the one that signed in (the code is burnt)',
-  ],
-  embed_origin_foreign: [
-    'Forbidden',
+  embed_origin_foreign:
     "a handoff code redeemed from another origin than the bridge's own embed page (the code is burnt)",
-  ],
-  embed_framing_required: [
-    'Forbidden',
+  embed_framing_required:
     'a handoff code redeemed outside a frame: no `framingOrigin` (the code is burnt)',
-  ],
-  forbidden: ['Forbidden', 'refused, with no more specific reason'],
-  not_found: ['NotFound', 'a record that is absent or that the caller may not see'],
-  route_not_found: ['NotFound', 'no route for this method and path'],
-  organization_not_found: ['NotFound', 'no such organization, or the caller is not its member'],
-  data_source_not_found: ['NotFound', 'no such data source in this organization'],
-  member_not_found: ['NotFound', 'no such member in this organization'],
-  embed_page_not_found: ['NotFound', 'no embeddable organization with this slug'],
-  embed_asset_not_found: ['NotFound', "no such file of the full-embed page's bundle"],
-  embed_not_built: ['NotFound', 'the full-embed bundle was not built (`npm run build:embed`)'],
-  slug_taken: ['Conflict', 'another organization has this slug'],
-  slug_unavailable: ['Conflict', 'no free slug could be made from the name: give one'],
-  already_member: ['Conflict', 'the user is already a member of the organization'],
-  last_admin: ['Conflict', 'the last ADMIN can be neither demoted nor removed'],
-  conflict: ['Conflict', 'a conflict with no more specific reason'],
-  payload_too_large: ['PayloadTooLarge', 'the body is over `BRIDGE_BODY_LIMIT_BYTES`'],
-  unsupported_media_type: ['UnsupportedMediaType', 'the body is not sent as UTF-8 JSON'],
-  rate_limited: ['TooManyRequests', 'a rate limit was reached (`Retry-After` says when to retry)'],
-  connections_busy: [
-    'TooManyRequests',
-    'every connection-attempt slot of the process is taken: retry after a second',
-  ],
-  internal_error: ['InternalError', 'an unexpected failure (quote `X-Request-Id`)'],
-  store_unavailable: ['ServiceUnavailable', 'the store is down or did not answer in time'],
-  store_full: ['ServiceUnavailable', 'the store is out of disk space: nothing was saved'],
-  redis_unavailable: ['ServiceUnavailable', 'Redis is down or did not answer in time'],
-  rate_limit_unavailable: [
-    'ServiceUnavailable',
+  forbidden: 'refused, with no more specific reason',
+  not_found: 'a record that is absent or that the caller may not see',
+  route_not_found: 'no route for this method and path',
+  organization_not_found: 'no such organization, or the caller is not its member',
+  data_source_not_found: 'no such data source in this organization',
+  member_not_found: 'no such member in this organization',
+  embed_page_not_found: 'no embeddable organization with this slug',
+  embed_asset_not_found: "no such file of the full-embed page's bundle",
+  embed_not_built: 'the full-embed bundle was not built (`npm run build:embed`)',
+  slug_taken: 'another organization has this slug',
+  slug_unavailable: 'no free slug could be made from the name: give one',
+  already_member: 'the user is already a member of the organization',
+  last_admin: 'the last ADMIN can be neither demoted nor removed',
+  conflict: 'a conflict with no more specific reason',
+  payload_too_large: 'the body is over `BRIDGE_BODY_LIMIT_BYTES`',
+  unsupported_media_type: 'the body is not sent as UTF-8 JSON',
+  rate_limited: 'a rate limit was reached (`Retry-After` says when to retry)',
+  connections_busy: 'every connection-attempt slot of the process is taken: retry after a second',
+  internal_error: 'an unexpected failure (quote `X-Request-Id`)',
+  store_unavailable: 'the store is down or did not answer in time',
+  store_full: 'the store is out of disk space: nothing was saved',
+  redis_unavailable: 'Redis is down or did not answer in time',
+  rate_limit_unavailable:
     'the rate-limit counters could not be reached: refused, never let through uncounted',
-  ],
-  service_unavailable: ['ServiceUnavailable', 'unavailable, with no more specific reason'],
-  shutting_down: ['ServiceUnavailable', 'the instance is draining after `SIGTERM` (`/readyz`)'],
-  verification_failed: [
-    'VerificationFailed',
+  service_unavailable: 'unavailable, with no more specific reason',
+  shutting_down: 'the instance is draining after `SIGTERM` (`/readyz`)',
+  verification_failed:
     'the connection details could not connect, for a reason with no code of its own',
-  ],
-  host_not_found: ['VerificationFailed', "the database host's name does not resolve"],
-  host_unreachable: ['VerificationFailed', 'no route to the database host'],
-  connection_refused: ['VerificationFailed', 'nothing listens on the database port'],
-  connection_closed: ['VerificationFailed', 'the database server closed the connection'],
-  connection_failed: [
-    'VerificationFailed',
-    'the connection failed for a reason the bridge does not know',
-  ],
-  timeout: ['VerificationFailed', "no answer within the verify's deadline"],
-  address_not_allowed: [
-    'VerificationFailed',
-    'the host is a loopback or private address and private networks are off',
-  ],
-  auth_failed: ['VerificationFailed', 'the database refused the username or password'],
-  password_required: ['VerificationFailed', 'the database asks for a password and none was given'],
-  database_not_found: ['VerificationFailed', 'no such database, or no right to it'],
-  server_refused: ['VerificationFailed', 'the database server refused with an error of its own'],
-  ssl_unsupported: [
-    'VerificationFailed',
-    'the server does not offer TLS (set `sslEnabled: false` to connect without)',
-  ],
-  ssl_failed: ['VerificationFailed', 'the TLS handshake failed'],
-  mysql_auth_needs_verified_tls: [
-    'VerificationFailed',
+  host_not_found: "the database host's name does not resolve",
+  host_unreachable: 'no route to the database host',
+  connection_refused: 'nothing listens on the database port',
+  connection_closed: 'the database server closed the connection',
+  connection_failed: 'the connection failed for a reason the bridge does not know',
+  timeout: "no answer within the verify's deadline",
+  address_not_allowed: 'the host is a loopback or private address and private networks are off',
+  auth_failed: 'the database refused the username or password',
+  password_required: 'the database asks for a password and none was given',
+  database_not_found: 'no such database, or no right to it',
+  server_refused: 'the database server refused with an error of its own',
+  ssl_unsupported: 'the server does not offer TLS (set `sslEnabled: false` to connect without)',
+  ssl_failed: 'the TLS handshake failed',
+  mysql_auth_needs_verified_tls:
     'MySQL asked for the password itself (`sha256_password`, `caching_sha2_password` full authentication) without TLS whose certificate verifies',
-  ],
-  mysql_auth_cleartext_refused: [
-    'VerificationFailed',
+  mysql_auth_cleartext_refused:
     'MySQL asked for the password in clear text (`mysql_clear_password`), which is never sent',
-  ],
-  ssh_host_not_found: ['VerificationFailed', "the SSH host's name does not resolve"],
-  ssh_host_unreachable: ['VerificationFailed', 'no route to the SSH host'],
-  ssh_connection_refused: ['VerificationFailed', 'nothing listens on the SSH port'],
-  ssh_connection_failed: ['VerificationFailed', 'the SSH connection failed'],
-  ssh_handshake_failed: ['VerificationFailed', 'the SSH handshake failed'],
-  ssh_auth_failed: ['VerificationFailed', 'the SSH server refused the username, password or key'],
-  ssh_key_invalid: [
-    'VerificationFailed',
+  ssh_host_not_found: "the SSH host's name does not resolve",
+  ssh_host_unreachable: 'no route to the SSH host',
+  ssh_connection_refused: 'nothing listens on the SSH port',
+  ssh_connection_failed: 'the SSH connection failed',
+  ssh_handshake_failed: 'the SSH handshake failed',
+  ssh_auth_failed: 'the SSH server refused the username, password or key',
+  ssh_key_invalid:
     'the SSH private key could not be read, or its numbers are inconsistent (a 400 `ValidationError` when the key is received)',
-  ],
-  ssh_key_unsupported: [
-    'VerificationFailed',
+  ssh_key_unsupported:
     'the SSH private key is of an unsupported type or size: Ed25519, ECDSA or RSA of 1024–8192 bits (a 400 `ValidationError` when the key is received)',
-  ],
-  ssh_key_too_slow: [
-    'VerificationFailed',
+  ssh_key_too_slow:
     'the encrypted SSH key asks for too many bcrypt-pbkdf rounds (a 400 `ValidationError` when the key is received)',
-  ],
-  ssh_passphrase_invalid: ['VerificationFailed', 'the passphrase does not open the SSH key'],
-  ssh_forward_prohibited: ['VerificationFailed', 'the SSH server refuses port forwarding'],
-  ssh_target_unreachable: [
-    'VerificationFailed',
-    'the SSH server could not reach the database host',
-  ],
+  ssh_passphrase_invalid: 'the passphrase does not open the SSH key',
+  ssh_forward_prohibited: 'the SSH server refuses port forwarding',
+  ssh_target_unreachable: 'the SSH server could not reach the database host',
 };
 
 /** What each `error.fieldCodes` value says about its field. Verify's codes are described above. */

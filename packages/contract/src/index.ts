@@ -8,5 +8,6 @@ export * from './member';
 export * from './openapi';
 export * from './openapi-schema';
 export * from './organization';
+export * from './route-errors';
 export * from './routes';
 export * from './sso';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ErrorBody, Limit } from './common';
+import { FieldErrors, Limit } from './common';
 import { DataSource, VerifyResult } from './data-source';
+import { ErrorParams, FieldCodes } from './error-codes';
 import { Member, User } from './member';
 import { Organization } from './organization';
 import { EmbedSession, SsoSession } from './sso';
@@ -9,7 +10,9 @@ export type JsonSchema = Record<string, unknown>;
 
 /** Response shapes named in `components.schemas`; responses refer to them by `$ref`. */
 export const COMPONENT_SCHEMAS = {
-  Error: ErrorBody,
+  FieldErrors,
+  FieldCodes,
+  ErrorParams,
   Organization,
   DataSource,
   VerifyResult,

@@ -1,7 +1,9 @@
 import { type ErrorTitle, statusOf } from './common';
+import type { ErrorCode } from './error-codes';
 import { type ApiExamples, type ExampleResponse, loadApiExamples } from './examples';
 import { operationExtras, successHeaders } from './openapi-examples';
 import { componentRef, componentSchemas, type JsonSchema, toSchema } from './openapi-schema';
+import { errorCodesByStatus } from './route-errors';
 import { type RouteDef, type RouteId, routes } from './routes';
 
 /** One line per tag, shown above its operations; a new tag needs one. */
@@ -21,15 +23,26 @@ const DESCRIPTION = `Organizations, data sources and members of the BI service, 
 
 **Authentication.** Send \`Authorization: Bearer <API key>\` (create a key with \`npx bridge keys create --email you@example.com\`), or an embed session token from \`POST /api/sso/jwt\`. To try a call from this page, paste your key under *Authentication*: it stays in this page and goes only to this bridge, in the \`Authorization\` header, which the bridge never logs.
 
-**Errors** are JSON, \`{"error": {"title", "detail", "fieldErrors"?}}\`. A title always comes with the same status; \`fieldErrors\` names each rejected field.
+**Errors** are JSON, \`{"error": {"title", "code", "detail", "fieldErrors"?}}\`. A title always comes with the same status; \`code\` is the precise reason, and each operation declares every status and every \`code\` it can answer (nothing else is answered); \`fieldErrors\` names each rejected field.
 
 **Lists** are paged with \`limit\` (1–100, default 50) and \`cursor\` (the previous page's \`pagination.nextCursor\`).
 
 Every example on this page is a real answer of the bridge, recorded by its test suite, with ids, times and secrets replaced by stable example values.`;
 
-/** The content type of a route's errors: a page answers with a page, everything else with JSON. */
-export const errorContentType = (route: RouteDef): 'application/json' | 'text/html' =>
-  route.contentType === 'text/html' && route.status === 200 ? 'text/html' : 'application/json';
+/**
+ * The content type of a route's error answer with `status`: a page's own "not found" is a
+ * page; every other failure answers JSON, as on any route.
+ */
+export const errorContentType = (
+  route: RouteDef,
+  status: number,
+): 'application/json' | 'text/html' =>
+  status === 404 &&
+  route.tag === 'Embed' &&
+  route.contentType === 'text/html' &&
+  route.status === 200
+    ? 'text/html'
+    : 'application/json';
 
 /** The content types of a route's success answer (none for a redirect). */
 export function successContentTypes(route: RouteDef): string[] {
@@ -100,20 +113,88 @@ function successResponse(route: RouteDef, examples: ApiExamples[string]): JsonSc
   return { description, content };
 }
 
-function errorResponses(route: RouteDef, examples: ApiExamples[string]) {
-  const type = errorContentType(route);
-  const schema = type === 'text/html' ? { type: 'string' } : componentRef('Error');
+/**
+ * The error envelope (ErrorBody) with the titles and codes one operation answers with one
+ * status: a generated client narrows `error.code` per operation and status.
+ */
+const errorSchema = (titles: ErrorTitle[], codes: ErrorCode[]): JsonSchema => ({
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['title', 'code', 'detail'],
+      additionalProperties: false,
+      properties: {
+        title: { type: 'string', enum: titles },
+        code: { type: 'string', enum: codes },
+        detail: { type: 'string' },
+        fieldErrors: componentRef('FieldErrors'),
+        fieldCodes: componentRef('FieldCodes'),
+        params: componentRef('ErrorParams'),
+      },
+    },
+  },
+});
+
+/** The error schemas of the document: one component per distinct set of codes of a status. */
+class ErrorSchemas {
+  readonly components: Record<string, JsonSchema> = {};
+  readonly #names = new Map<string, string>();
+
+  constructor() {
+    const firstUse = new Map<string, { titles: ErrorTitle[]; codes: ErrorCode[]; by: RouteId }>();
+    for (const id of Object.keys(routes) as RouteId[]) {
+      for (const [status, { titles, codes }] of errorCodesByStatus(id, statusOf)) {
+        if (errorContentType(routes[id], status) !== 'application/json') continue;
+        const key = ErrorSchemas.key(titles, codes);
+        if (!firstUse.has(key)) firstUse.set(key, { titles, codes: [...codes].sort(), by: id });
+      }
+    }
+    const perBase = new Map<string, number>();
+    const baseOf = (titles: ErrorTitle[]) =>
+      titles.map((t) => (t.endsWith('Error') ? t : `${t}Error`)).join('Or');
+    for (const { titles } of firstUse.values())
+      perBase.set(baseOf(titles), (perBase.get(baseOf(titles)) ?? 0) + 1);
+    for (const [key, { titles, codes, by }] of firstUse) {
+      const base = baseOf(titles);
+      // A title answered with one set of codes everywhere keeps its plain name.
+      const name =
+        perBase.get(base) === 1 ? base : `${base}Of${by[0]!.toUpperCase()}${by.slice(1)}`;
+      this.#names.set(key, name);
+      this.components[name] = errorSchema(titles, codes);
+    }
+  }
+
+  static key = (titles: ErrorTitle[], codes: ErrorCode[]) =>
+    `${titles.join(',')}:${[...codes].sort().join(',')}`;
+
+  ref(titles: ErrorTitle[], codes: ErrorCode[]) {
+    return { $ref: `#/components/schemas/${this.#names.get(ErrorSchemas.key(titles, codes))}` };
+  }
+}
+
+/**
+ * The error answers of an operation, one per status, each declaring the exact codes the
+ * operation can answer with it (ROUTE_ERRORS).
+ */
+function errorResponses(
+  id: RouteId,
+  route: RouteDef,
+  examples: ApiExamples[string],
+  schemas: ErrorSchemas,
+) {
   const out: Record<string, JsonSchema> = {};
-  for (const title of [...route.errors, 'InternalError'] as ErrorTitle[]) {
-    const status = String(statusOf[title]);
-    const prev = out[status] as { description: string; content: Record<string, JsonSchema> };
-    const media = prev?.content[type] ?? { schema };
-    const recorded = example(examples?.errors[title], title, type).examples;
-    if (recorded) media.examples = { ...(media.examples as object), ...recorded };
-    out[status] = {
-      description: prev ? `${prev.description}, ${title}` : title,
-      content: { [type]: media },
-    };
+  for (const [status, { titles, codes }] of errorCodesByStatus(id, statusOf)) {
+    const type = errorContentType(route, status);
+    const schema = type === 'text/html' ? { type: 'string' } : schemas.ref(titles, codes);
+    const media: JsonSchema = { schema };
+    for (const title of titles) {
+      const recorded = example(examples?.errors[title], title, type).examples;
+      if (recorded) media.examples = { ...(media.examples as object), ...recorded };
+    }
+    out[String(status)] = { description: titles.join(', '), content: { [type]: media } };
   }
   return out;
 }
@@ -124,6 +205,7 @@ export function buildOpenApiDocument(
 ): JsonSchema {
   const { serverUrl = '/', examples = {} } = options;
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const errorSchemas = new ErrorSchemas();
   for (const [operationId, route] of Object.entries(routes) as [RouteId, RouteDef][]) {
     const recorded = examples[operationId];
     const op: JsonSchema = {
@@ -133,7 +215,7 @@ export function buildOpenApiDocument(
       parameters: parameters(route, recorded),
       responses: {
         [String(route.status)]: successResponse(route, recorded),
-        ...errorResponses(route, recorded),
+        ...errorResponses(operationId, route, recorded, errorSchemas),
       },
       ...operationExtras(operationId, route, recorded),
     };
@@ -183,7 +265,7 @@ export function buildOpenApiDocument(
             'An embed session token from /api/sso/jwt only: an API key gets 403 `session_required` (401 on logout)',
         },
       },
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...errorSchemas.components },
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Cursor, Limit, OrganizationId, Timestamp } from './common';
+import { cursorOf, Limit, OrganizationId, Timestamp } from './common';
 
 export const OnboardingStatus = z.enum(['LEGACY', 'STARTED', 'COMPLETED']);
 export type OnboardingStatus = z.infer<typeof OnboardingStatus>;
@@ -93,7 +93,7 @@ export type OrganizationQuery = z.infer<typeof OrganizationQuery>;
 
 export const ListOrganizationsQuery = z.strictObject({
   limit: Limit.optional(),
-  cursor: Cursor.optional(),
+  cursor: cursorOf('org').optional(),
   include: IncludeQuery.optional(),
 });
 export type ListOrganizationsQuery = z.infer<typeof ListOrganizationsQuery>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, type ErrorTitle, PageQuery, Pagination, pageOf } from './common';
+import { dataOf, type ErrorTitle, Pagination, pageOf, pageQueryOf } from './common';
 import {
   CreateDataSourceBody,
   DataSource,
@@ -94,7 +94,7 @@ export const routes = {
     query: ListOrganizationsQuery,
     status: 200,
     response: pageOf(Organization),
-    errors: [...AUTHED, 'ValidationError'],
+    errors: [...AUTHED, 'ValidationError', 'Forbidden'],
   },
   createOrganization: {
     method: 'post',
@@ -119,7 +119,7 @@ export const routes = {
     query: OrganizationQuery,
     status: 200,
     response: dataOf(Organization),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateOrganization: {
     method: 'patch',
@@ -146,7 +146,7 @@ export const routes = {
     params: OrgParams,
     status: 200,
     response: dataOf(Organization),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   rotateJwtSecret: {
     method: 'post',
@@ -169,10 +169,10 @@ export const routes = {
     tag: 'Members',
     auth: 'bearer',
     params: OrgParams,
-    query: PageQuery,
+    query: pageQueryOf('mem'),
     status: 200,
     response: pageOf(Member),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   addMember: {
     method: 'post',
@@ -195,7 +195,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: IN_ORG,
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateMember: {
     method: 'patch',
@@ -219,7 +219,7 @@ export const routes = {
     params: MemberParams,
     status: 200,
     response: dataOf(Member),
-    errors: [...IN_ORG, 'Forbidden', 'Conflict'],
+    errors: [...IN_ORG, 'Forbidden', 'Conflict', 'ValidationError'],
   },
   listDataSources: {
     method: 'get',
@@ -228,10 +228,10 @@ export const routes = {
     tag: 'Data sources',
     auth: 'bearer',
     params: OrgParams,
-    query: PageQuery,
+    query: pageQueryOf('ds'),
     status: 200,
     response: pageOf(DataSource),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   createDataSource: {
     method: 'post',
@@ -266,7 +266,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: IN_ORG,
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateDataSource: {
     method: 'patch',
@@ -289,7 +289,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   checkDataSourceHealth: {
     method: 'post',
@@ -301,7 +301,7 @@ export const routes = {
     params: DataSourceParams,
     status: 200,
     response: dataOf(DataSource),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   syncDataSource: {
     method: 'post',
@@ -313,7 +313,7 @@ export const routes = {
     params: DataSourceParams,
     status: 202,
     response: dataOf(DataSource),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', 'ValidationError'],
   },
   getDataSourceSchema: {
     method: 'get',
@@ -326,7 +326,7 @@ export const routes = {
     query: SchemaQuery,
     status: 200,
     response: z.object({ data: DataSourceSchema, pagination: Pagination }),
-    errors: [...IN_ORG, 'ValidationError'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   ssoExchange: {
     method: 'post',
@@ -367,7 +367,13 @@ export const routes = {
     credential: 'session',
     status: 200,
     response: dataOf(SessionInfo),
-    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+      'ValidationError',
+    ],
   },
   ssoRefresh: {
     method: 'post',
@@ -379,7 +385,13 @@ export const routes = {
     credential: 'session',
     status: 200,
     response: dataOf(RenewedSession),
-    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+      'ValidationError',
+    ],
   },
   ssoLogout: {
     method: 'post',
@@ -389,7 +401,13 @@ export const routes = {
     auth: 'bearer',
     credential: 'session',
     status: 204,
-    errors: ['Unauthorized', 'Forbidden', 'TooManyRequests', 'ServiceUnavailable'],
+    errors: [
+      'Unauthorized',
+      'Forbidden',
+      'TooManyRequests',
+      'ServiceUnavailable',
+      'ValidationError',
+    ],
   },
   embedPage: {
     method: 'get',
@@ -401,7 +419,7 @@ export const routes = {
     params: z.strictObject({ slug: z.string() }),
     status: 200,
     contentType: 'text/html',
-    errors: ['NotFound'],
+    errors: ['NotFound', 'ServiceUnavailable'],
   },
   embedSession: {
     method: 'post',
@@ -413,7 +431,7 @@ export const routes = {
     body: EmbedSessionBody,
     status: 200,
     response: dataOf(EmbedSession),
-    errors: ['Unauthorized', 'Forbidden', ...WITH_BODY],
+    errors: ['Unauthorized', 'Forbidden', ...WITH_BODY, 'ServiceUnavailable'],
   },
   embedAsset: {
     method: 'get',
@@ -435,7 +453,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: AnyJson,
-    errors: [],
+    errors: ['ValidationError'],
   },
   docs: {
     method: 'get',
@@ -445,7 +463,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     contentType: 'text/html',
-    errors: [],
+    errors: ['ValidationError'],
   },
   docsAsset: {
     method: 'get',
@@ -456,7 +474,7 @@ export const routes = {
     params: z.strictObject({ file: z.enum(['scalar.js', 'docs.js']) }),
     status: 200,
     contentType: ['text/javascript'],
-    errors: ['NotFound'],
+    errors: ['NotFound', 'ValidationError'],
   },
   health: {
     method: 'get',
@@ -467,7 +485,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Health,
-    errors: ['ServiceUnavailable'],
+    errors: ['ServiceUnavailable', 'ValidationError'],
   },
   live: {
     method: 'get',
@@ -478,7 +496,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Liveness,
-    errors: [],
+    errors: ['ValidationError'],
   },
   ready: {
     method: 'get',
@@ -489,7 +507,7 @@ export const routes = {
     auth: 'none',
     status: 200,
     response: Readiness,
-    errors: ['ServiceUnavailable'],
+    errors: ['ServiceUnavailable', 'ValidationError'],
   },
 } as const satisfies Record<string, RouteDef>;
 

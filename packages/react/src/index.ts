@@ -1,5 +1,5 @@
 export { type BridgeClient, BridgeError, createClient, isBridgeError } from '@bridgekit/client';
-export { BridgeEmbed, type BridgeEmbedProps } from './bridge-embed/bridge-embed';
+export { BridgeEmbed, type BridgeEmbedProps, type SessionEnded } from './bridge-embed/bridge-embed';
 export { DataSourceForm, type DataSourceFormProps } from './data-source-form/data-source-form';
 export { MemberCard, type MemberCardProps } from './member-card/member-card';
 export { OrgPicker, type OrgPickerProps } from './org-picker/org-picker';

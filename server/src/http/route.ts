@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { forbidden } from '../api-error';
 import type { Principal } from '../deps';
 import { JsonBody } from './json-cache';
+import { refuseStrayInput } from './stray-input';
 import { parseInput } from './validate';
 
 type In<R, K extends string> = R extends { [P in K]: infer S extends z.ZodType }
@@ -65,7 +66,7 @@ const requireCredential =
   };
 
 /**
- * Mounts one contract route: auth, then the credential the route takes (its `credential`: 403
+ * Mounts one contract route: stray input refused (refuseStrayInput), then auth, then the credential the route takes (its `credential`: 403
  * for the other kind, before the body is read), then the body parser, then validation of
  * params, query and body with the route's schemas; the handler's result (or its pre-serialized
  * JsonBody) is sent with the route's status.
@@ -76,7 +77,7 @@ export function mountJson<R extends RouteDef, M extends RouteMiddleware>(
   middleware: M,
   handler: (ctx: RouteContext<R, M>) => Promise<Out<R> | JsonBody<Out<R>>>,
 ) {
-  const chain: RequestHandler[] = [...(middleware.before ?? [])];
+  const chain: RequestHandler[] = [refuseStrayInput(route), ...(middleware.before ?? [])];
   if (route.auth === 'bearer') {
     if (!middleware.auth) throw new Error(`${route.path} needs an auth middleware`);
     chain.push(middleware.auth);

@@ -80,8 +80,10 @@ export function parseInput<S extends z.ZodType>(
       code: 'invalid_body',
     });
   }
+  // A cursor that no page handed out says so by its own code: the client should start over.
+  const code = where === 'query' && names.length === 1 && names[0] === 'cursor';
   throw new ApiError('ValidationError', `${WHAT[where]} is invalid: ${names.join(', ')}`, {
-    code: 'validation_failed',
+    code: code ? 'invalid_cursor' : 'validation_failed',
     fields,
   });
 }

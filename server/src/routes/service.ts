@@ -1,10 +1,12 @@
 import { expressPath, loadOpenApiDocument, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { ApiError } from '../api-error';
+import { BoundedMap } from '../bounded-map';
 import type { Deps } from '../deps';
 import { type Dependency, type Fault, faultError, faultOf } from '../faults';
 import { JsonBody } from '../http/json-cache';
 import { mountJson } from '../http/route';
+import { refuseStrayInput } from '../http/stray-input';
 import { DOCS_CSP, DOCS_HTML, DOCS_SCRIPT, scalarBundlePath } from './docs-page';
 
 const MISSING_RENDERER = 'The reference renderer is missing (npm install, then npm run build)';
@@ -31,26 +33,52 @@ function sendScalar(res: Response, next: NextFunction) {
   });
 }
 
+/**
+ * The origin a request reached this bridge at (`X-Forwarded-Proto` and the host as Express
+ * reads them under `trust proxy`): the document's `servers` entry, so a client generated from
+ * it needs no base URL. Undefined for a Host header that is no origin.
+ */
+function requestOrigin(req: Request): string | undefined {
+  const host = req.get('host');
+  if (!host) return undefined;
+  try {
+    const url = new URL(`${req.protocol}://${host}`);
+    return url.host === host.toLowerCase() ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function serviceRoutes(router: Router, deps: Deps) {
-  // Built on first request, not at start: the document with its examples is ~100 kB.
-  let openApi: Promise<JsonBody<Record<string, unknown>>> | undefined;
-  mountJson(router, routes.openApi, {}, async () => {
-    openApi ??= loadOpenApiDocument()
-      .then(JsonBody.of)
-      .catch((err: unknown) => {
-        openApi = undefined;
-        throw err;
-      });
-    return openApi;
+  // Built on first request, not at start: the document with its examples is ~180 kB. Its
+  // serialized form is kept per origin it is served at (a few: bounded all the same).
+  let openApi: Promise<Record<string, unknown>> | undefined;
+  const served = new BoundedMap<string, JsonBody<Record<string, unknown>>>(16);
+  mountJson(router, routes.openApi, {}, async ({ req, res }) => {
+    openApi ??= loadOpenApiDocument().catch((err: unknown) => {
+      openApi = undefined;
+      throw err;
+    });
+    const doc = await openApi;
+    const origin = requestOrigin(req) ?? '/';
+    res.vary('Host');
+    res.vary('X-Forwarded-Proto');
+    let body = served.get(origin);
+    if (!body) {
+      body = JsonBody.of({ ...doc, servers: [{ url: origin, description: 'This bridge' }] });
+      served.set(origin, body);
+    }
+    return body;
   });
 
-  router.get(routes.docs.path, (_req, res) => {
+  router.get(routes.docs.path, refuseStrayInput(routes.docs), (_req, res) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
     res.type('html').send(DOCS_HTML);
   });
 
   router.get(
     expressPath(routes.docsAsset.path),
+    refuseStrayInput(routes.docsAsset),
     (req: Request, res: Response, next: NextFunction) => {
       const file = String(req.params.file);
       if (file === 'scalar.js') return sendScalar(res, next);

@@ -1,6 +1,6 @@
 import { routes } from '@bridgekit/contract';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import { ApiError, forbidden, notFound } from '../api-error';
+import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
@@ -40,7 +40,8 @@ export function sessionRoutes(
   mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
     const { session, org } = principal;
     const member = await findMember(deps.store.db, org.id, session.memberId);
-    if (!member) throw notFound('Member', 'member_not_found');
+    // Removed since authentication read it: the session has ended.
+    if (!member) throw ended();
     return {
       data: {
         kind: session.kind,

@@ -18,7 +18,7 @@ import {
 } from '../sso/exchange';
 import { unverifiedClaims } from '../sso/token';
 import type { OrganizationRow } from '../store/organizations';
-import { sendErrorPage } from './embed-page';
+import { type SignInFailureNotice, sendSignInFailurePage } from './embed-page';
 
 /** The origin of the page framing a full-embed sign-in: `Origin`, else the origin of `Referer`. */
 function framingOrigin(req: Request): string | undefined {
@@ -147,7 +147,42 @@ function browserSignInHandler(deps: Deps) {
       if (!(err instanceof ApiError) || !wantsHtml) throw err;
       if (err.cause)
         req.log.info({ reason: String((err.cause as Error).message ?? err.cause) }, err.message);
-      sendErrorPage(res, err);
+      const query = req.query as Record<string, unknown>;
+      const { options } = readEmbedOptions(query);
+      sendSignInFailurePage(
+        res,
+        err,
+        options.theme,
+        await failureNotice(deps, req, err, query.jwt),
+      );
     }
+  };
+}
+
+/**
+ * Where a failed sign-in may say so: the framing origin, when the organization the token names
+ * allows it (whatever the failure, full embed off included), else nowhere. The organization is
+ * read by the token's unverified `orgId`: a message goes only to a page the organization
+ * itself lists, and says no more than the page shows.
+ */
+async function failureNotice(
+  deps: Deps,
+  req: Request,
+  err: ApiError,
+  jwt: unknown,
+): Promise<SignInFailureNotice | undefined> {
+  const origin = framingOrigin(req);
+  const claims = origin ? unverifiedClaims(jwt) : undefined;
+  if (!origin || !claims) return undefined;
+  const read = await readTokenOrganization(deps, claims.orgId, undefined).catch(() => undefined);
+  if (!read || !rowAllowsOrigin(read.org, origin)) return undefined;
+  const limit = err.params?.limit;
+  return {
+    origin,
+    message: {
+      type: 'bridgekit:session-ended',
+      reason: err.code,
+      ...(typeof limit === 'number' ? { limit } : {}),
+    },
   };
 }

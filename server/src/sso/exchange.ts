@@ -22,14 +22,28 @@ import {
 import { ensureUser } from '../store/users';
 import { hmacKeyCache } from './hmac-keys';
 import type { SessionKind } from './session-token';
-import { verifySsoToken } from './token';
+import { SSO_MAX_LIFETIME_SECONDS, verifySsoToken } from './token';
 
-// One detail for every failure; the precise reason goes to the log only.
+/**
+ * One detail for every failure; the precise reason goes to the log only. The one exception is
+ * a lifetime over the limit: it is checked once the signature holds, so saying so (and the
+ * limit) tells nothing to anyone without the secret, and tells its host what to fix.
+ */
 export const invalidSsoToken = (reason: string) =>
-  new ApiError('Unauthorized', 'Invalid or expired SSO token', {
-    code: 'sso_token_invalid',
-    cause: new Error(`sso: ${reason}`),
-  });
+  reason === 'lifetime_too_long'
+    ? new ApiError(
+        'Unauthorized',
+        `The SSO token's lifetime (exp - iat) is over the limit of ${SSO_MAX_LIFETIME_SECONDS} seconds`,
+        {
+          code: 'sso_token_lifetime_too_long',
+          params: { limit: SSO_MAX_LIFETIME_SECONDS },
+          cause: new Error(`sso: ${reason}`),
+        },
+      )
+    : new ApiError('Unauthorized', 'Invalid or expired SSO token', {
+        code: 'sso_token_invalid',
+        cause: new Error(`sso: ${reason}`),
+      });
 
 const hasNul = (value: string | undefined) => value?.includes('\u0000') ?? false;
 

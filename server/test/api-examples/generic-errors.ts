@@ -73,6 +73,26 @@ export function genericError(title: ErrorTitle, route: RouteDef): ErrorProducer 
           });
         },
       };
+    case 'ValidationError':
+      return {
+        summary: 'A query parameter the operation does not declare',
+        answer: async (ctx) => {
+          const call = await successCall(ctx);
+          return sendMain(ctx, { ...call, query: { ...call.query, x: '1' } });
+        },
+      };
+    case 'Forbidden':
+      if (route.auth !== 'bearer') return undefined;
+      return {
+        summary: 'From a browser origin the organization does not allow',
+        answer: async (ctx) => {
+          const call = await successCall(ctx);
+          return sendMain(ctx, {
+            ...call,
+            headers: { ...call.headers, origin: 'https://elsewhere.example' },
+          });
+        },
+      };
     case 'TooManyRequests':
       return {
         summary: 'Over the rate limit (one request a minute here, to show the answer)',

@@ -77,7 +77,11 @@ function successProblem(id: string, route: RouteDef, res: TestResponse): string 
 function errorProblem(id: string, route: RouteDef, title: ErrorTitle, res: TestResponse) {
   const type = mediaType(res);
   const answered = type === 'application/json' ? res.body?.error?.title : title;
-  if (res.status === statusOf[title] && type === errorContentType(route) && answered === title) {
+  if (
+    res.status === statusOf[title] &&
+    type === errorContentType(route, statusOf[title]) &&
+    answered === title
+  ) {
     return undefined;
   }
   return `${id}: the ${title} scenario got ${res.status} ${type}: ${res.text.slice(0, 300)}`;

@@ -106,15 +106,15 @@ async function onAdmin(sql: string, database = 'postgres') {
   }
 }
 
-async function createExamplesDatabase() {
-  await onAdmin(`drop database if exists ${EXAMPLES_DATABASE} with (force)`);
-  await onAdmin(`create database ${EXAMPLES_DATABASE}`);
+async function createExamplesDatabase(name: string) {
+  await onAdmin(`drop database if exists ${name} with (force)`);
+  await onAdmin(`create database ${name}`);
   await onAdmin(
     `create table public.customers (id bigint primary key, email text not null, region varchar(2));
      create table public.orders (id bigint primary key, customer_id bigint not null, total numeric(12, 2) not null, placed_at timestamptz not null);
      create view public.revenue_by_region as
        select c.region, sum(o.total) as revenue from public.orders o join public.customers c on c.id = o.customer_id group by c.region`,
-    EXAMPLES_DATABASE,
+    name,
   );
 }
 
@@ -128,8 +128,13 @@ const setupCaller =
   };
 
 /** Creates the world on `bridge`, through the API. */
+/**
+ * Makes the world on `bridge`. `database` names the examples' database on the machine's
+ * PostgreSQL: the recorded examples show the default; a run beside them needs its own.
+ */
 export async function createWorld(
   bridge: ServedBridge,
+  database = EXAMPLES_DATABASE,
 ): Promise<{ world: World; credentials: Credentials }> {
   const key = async (email: string, fullName: string) =>
     (await createApiKeyForEmail(bridge.deps.store.db, { email, fullName }, bridge.deps.now())).key;
@@ -151,14 +156,14 @@ export async function createWorld(
   const newDataSource = async (displayName: string) =>
     (await call('POST', `${orgPath}/data-sources`, dataSourceBody(displayName))).body.data;
   const dataSource = await newDataSource('Warehouse');
-  await createExamplesDatabase();
+  await createExamplesDatabase(database);
   const target = machinePostgres();
   const local = (
     await call('POST', `${orgPath}/data-sources`, {
       dialect: 'POSTGRES',
       displayName: 'Sales warehouse',
       ...target,
-      databaseName: EXAMPLES_DATABASE,
+      databaseName: database,
     })
   ).body.data;
   // The sync the scheduler would run, so the schema examples show a real catalog.
@@ -188,7 +193,7 @@ export async function createWorld(
     org,
     dataSource,
     warehouse,
-    dispose: () => onAdmin(`drop database if exists ${EXAMPLES_DATABASE} with (force)`),
+    dispose: () => onAdmin(`drop database if exists ${database} with (force)`),
     member,
     handoffCode,
     ssoToken,

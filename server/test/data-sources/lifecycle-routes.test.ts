@@ -88,23 +88,26 @@ describe.each(ENGINES)('data source lifecycle routes on %s', (engine) => {
   });
 
   it.each([
-    ['limit=0', { limit: 'out_of_range' }],
-    ['limit=101', { limit: 'out_of_range' }],
-    ['limit=abc', { limit: 'invalid_format' }],
-    ['cursor=abc', { cursor: 'invalid_format' }],
-    ['cursor=', { cursor: 'required' }],
-    ['page=2', { page: 'unknown_field' }],
-  ])('GET …/schema?%s: 400 ValidationError on that parameter', async (query, fieldCodes) => {
-    const res = await bridge.request('GET', `${base()}/${sourceId}/schema?${query}`, {
-      key: admin.key,
-    });
-    expect(res.status).toBe(400);
-    const error = ErrorBody.parse(res.body).error;
-    expect(error.title).toBe('ValidationError');
-    expect(error.code).toBe('validation_failed');
-    expect(Object.keys(error.fieldErrors ?? {})).toEqual(Object.keys(fieldCodes));
-    expect(error.fieldCodes).toEqual(fieldCodes);
-  });
+    ['limit=0', 'validation_failed', { limit: 'out_of_range' }],
+    ['limit=101', 'validation_failed', { limit: 'out_of_range' }],
+    ['limit=abc', 'validation_failed', { limit: 'invalid_format' }],
+    ['cursor=abc', 'invalid_cursor', { cursor: 'invalid_format' }],
+    ['cursor=', 'invalid_cursor', { cursor: 'required' }],
+    ['page=2', 'unknown_parameter', { page: 'unknown_field' }],
+  ])(
+    'GET …/schema?%s: 400 ValidationError (%s) on that parameter',
+    async (query, code, fieldCodes) => {
+      const res = await bridge.request('GET', `${base()}/${sourceId}/schema?${query}`, {
+        key: admin.key,
+      });
+      expect(res.status).toBe(400);
+      const error = ErrorBody.parse(res.body).error;
+      expect(error.title).toBe('ValidationError');
+      expect(error.code).toBe(code);
+      expect(Object.keys(error.fieldErrors ?? {})).toEqual(Object.keys(fieldCodes));
+      expect(error.fieldCodes).toEqual(fieldCodes);
+    },
+  );
 
   it('POST …/sync: 202 with the record as it stands', async () => {
     const res = await bridge.request('POST', `${base()}/${sourceId}/sync`, { key: admin.key });

@@ -13,6 +13,7 @@ import type { Deps } from '../../src/deps';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { startBackgroundJobs } from '../../src/lifecycle/start';
 import { createLogger } from '../../src/log';
+import { undeclaredError } from './declared-errors';
 
 /**
  * The stores the suites run on. `pgbouncer`: PostgreSQL through a private PgBouncer in
@@ -165,6 +166,8 @@ export async function serveBridge(
       } catch {
         parsed = undefined;
       }
+      const undeclared = undeclaredError(method, p, res.status, parsed);
+      if (undeclared) throw new Error(`Contract broken: ${undeclared}`);
       return { status: res.status, headers: res.headers, body: parsed, text };
     },
     async close() {

@@ -51,6 +51,17 @@ describe('BridgeEmbed', () => {
     const { post, onSessionEnded } = setup();
     post({ type: 'bridgekit:session-ended' });
     expect(onSessionEnded).toHaveBeenCalledTimes(1);
+    expect(onSessionEnded).toHaveBeenCalledWith({});
+  });
+
+  it('passes on why a sign-in failed, and nothing that is not a reason or a limit', () => {
+    const { post, onSessionEnded } = setup();
+    post({ type: 'bridgekit:session-ended', reason: 'sso_token_lifetime_too_long', limit: 3600 });
+    post({ type: 'bridgekit:session-ended', reason: 42, limit: '3600', extra: 'x' });
+    expect(onSessionEnded.mock.calls).toEqual([
+      [{ reason: 'sso_token_lifetime_too_long', limit: 3600 }],
+      [{}],
+    ]);
   });
 
   it.each([

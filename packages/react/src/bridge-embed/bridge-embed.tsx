@@ -8,14 +8,24 @@ import {
   useState,
 } from 'react';
 
+/** What `bridgekit:session-ended` said: empty when a signed-in session ended. */
+export interface SessionEnded {
+  reason?: string;
+  limit?: number;
+}
+
 export type BridgeEmbedProps = Omit<ComponentPropsWithoutRef<'iframe'>, 'src' | 'children'> & {
   /**
    * The full-embed sign-in URL your backend built: `{bridge}/api/sso/jwt?jwt=<token>` plus any
    * options (`theme`, `hide_org_name`…). Give a fresh URL (a fresh token) to sign in again.
    */
   src: string;
-  /** Called when the page's session has ended or it could not sign in: load a fresh URL. */
-  onSessionEnded?: (() => void) | undefined;
+  /**
+   * Called when the page's session has ended or it could not sign in: load a fresh URL. A
+   * failed sign-in says why (`reason`, the refusal's `error.code`; `limit` for a token living
+   * over it).
+   */
+  onSessionEnded?: ((ended: SessionEnded) => void) | undefined;
   /** Called with the page's content height (CSS pixels) each time it changes. */
   onResize?: ((height: number) => void) | undefined;
   /** Height before the page has reported one; default 480. */
@@ -73,7 +83,11 @@ export const BridgeEmbed = /* @__PURE__ */ forwardRef<HTMLIFrameElement, BridgeE
           setHeight(Math.ceil(next));
           resized.current?.(Math.ceil(next));
         } else if (event.data.type === 'bridgekit:session-ended') {
-          ended.current?.();
+          const { reason, limit } = event.data as { reason?: unknown; limit?: unknown };
+          ended.current?.({
+            ...(typeof reason === 'string' ? { reason } : {}),
+            ...(typeof limit === 'number' ? { limit } : {}),
+          });
         }
       },
       [src],

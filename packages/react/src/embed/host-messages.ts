@@ -1,7 +1,16 @@
 /** What the full-embed page tells the page that frames it (never addressed to `*`). */
 export type HostMessage =
   | { type: 'bridgekit:resize'; height: number }
-  | { type: 'bridgekit:session-ended' };
+  | {
+      type: 'bridgekit:session-ended';
+      /**
+       * Set when the sign-in itself failed (the bridge's error page posts it): the `error.code`
+       * of the refusal, e.g. `sso_token_invalid`, `sso_token_lifetime_too_long` (with `limit`,
+       * in seconds), `full_embed_disabled`.
+       */
+      reason?: string;
+      limit?: number;
+    };
 
 /** `value` parsed, when it is an origin and nothing more (no path, no wildcard). */
 export function parsedOrigin(value: string): URL | undefined {
