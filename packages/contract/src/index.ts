@@ -8,5 +8,6 @@ export * from './member';
 export * from './openapi';
 export * from './openapi-schema';
 export * from './organization';
+export * from './origin-pattern';
 export * from './routes';
 export * from './sso';
