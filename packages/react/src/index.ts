@@ -2,6 +2,7 @@ export { type BridgeClient, BridgeError, createClient, isBridgeError } from '@br
 export { BridgeEmbed, type BridgeEmbedProps } from './bridge-embed/bridge-embed';
 export { DataSourceForm, type DataSourceFormProps } from './data-source-form/data-source-form';
 export { MemberCard, type MemberCardProps } from './member-card/member-card';
+export { MemberList, type MemberListProps } from './member-list/member-list';
 export { OrgPicker, type OrgPickerProps } from './org-picker/org-picker';
 export {
   type BridgeContextValue,
