@@ -1,8 +1,8 @@
 import type { Organization } from '@bridgekit/contract';
 import * as Dialog from '@radix-ui/react-dialog';
+import { useControllableState } from '@radix-ui/react-use-controllable-state';
 import { type ComponentPropsWithoutRef, forwardRef, useState } from 'react';
 import { rootProps } from '../internal/root-props';
-import { useControllable } from '../internal/use-controllable';
 import { useDialogTheme } from '../internal/use-dialog-theme';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
@@ -43,7 +43,11 @@ export const OrgPicker = /* @__PURE__ */ forwardRef<HTMLButtonElement, OrgPicker
     } = props;
     const context = useBridgeContext('OrgPicker');
     const { client, messages } = context;
-    const [value, setValue] = useControllable(valueProp, defaultValue);
+    const [value, setValue] = useControllableState({
+      prop: valueProp,
+      defaultProp: defaultValue,
+      caller: 'OrgPicker',
+    });
     const [open, setOpen] = useState(false);
     const dialogTheme = useDialogTheme(ref);
     const [picked, setPicked] = useState<Organization | null>(null);
