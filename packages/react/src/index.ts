@@ -5,6 +5,10 @@ export { MemberCard, type MemberCardProps } from './member-card/member-card';
 export { MemberList, type MemberListProps } from './member-list/member-list';
 export { OrgPicker, type OrgPickerProps } from './org-picker/org-picker';
 export {
+  OrganizationSettings,
+  type OrganizationSettingsProps,
+} from './organization-settings/organization-settings';
+export {
   type BridgeContextValue,
   BridgeProvider,
   type BridgeProviderProps,

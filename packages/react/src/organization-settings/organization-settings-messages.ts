@@ -60,6 +60,8 @@ export const organizationSettingsMessages = {
   deleteOrgConfirm: 'Delete organization',
   deletingOrg: 'Deleting…',
   deleteOrgFailed: 'The organization could not be deleted.',
+  orgDeleted: (name: string) => `“${name}” was deleted.`,
+  orgSettingsTitle: 'Organization settings',
 };
 
 export type OrganizationSettingsMessages = typeof organizationSettingsMessages;
