@@ -1,30 +1,13 @@
-const absolute = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'long',
-  timeZone: 'UTC',
-});
-const relative = /* @__PURE__ */ new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
-const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
+import { timeMessages } from '../internal/time-messages';
 
-/** `DataSourceList`'s strings (and `SchemaBrowser`'s times): added under the provider's own. */
+/** `DataSourceList`'s strings: it adds them under the provider's messages itself. */
 export const dataSourceListMessages = {
-  /** "5 minutes ago", "yesterday"; "just now" under a minute. */
-  relativeTime: (iso: string, now: number) => {
-    const ms = Date.parse(iso) - now;
-    for (const [unit, size] of UNITS) {
-      if (Math.abs(ms) >= size) return relative.format(Math.round(ms / size), unit);
-    }
-    return 'just now';
-  },
-  absoluteTime: (iso: string) => absolute.format(new Date(iso)),
+  ...timeMessages,
   health: 'Health',
   healthy: 'Healthy',
   unhealthy: 'Unhealthy',
   healthUnknown: 'Not checked yet',
+  checking: 'Checking',
   checkedAt: (when: string) => `Last checked ${when}`,
   lastHealthyAt: (when: string) => `Last healthy ${when}`,
   sync: 'Schema sync',

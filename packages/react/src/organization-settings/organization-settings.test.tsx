@@ -204,7 +204,7 @@ describe('OrganizationSettings', () => {
     const deleted = vi.fn();
     const { user, calls } = renderKit(
       <OrganizationSettings orgId={ORG} onDeleted={deleted} />,
-      (call) => json(200, { data: acme }),
+      () => json(200, { data: acme }),
     );
     await screen.findByLabelText('Name');
     await user.click(screen.getByRole('button', { name: 'Delete organization' }));

@@ -1,5 +1,8 @@
+import { timeMessages } from '../internal/time-messages';
+
 /** `SchemaBrowser`'s strings: it adds them under the provider's messages itself. */
 export const schemaBrowserMessages = {
+  ...timeMessages,
   schemaLabel: (name: string) => `Tables of ${name}`,
   schemaLabelPlain: 'Tables',
   tablesLoading: 'Loading tables…',
@@ -7,8 +10,9 @@ export const schemaBrowserMessages = {
   tablesEmpty: 'The last sync found no tables.',
   tablesNotSynced: 'Not synced yet: the tables show once a sync has succeeded.',
   tablesLoadFailed: 'The tables could not be loaded.',
-  tablesSummary: (count: number) => `${count} ${count === 1 ? 'table' : 'tables'}`,
-  tablesReadAt: (when: string) => `read ${when}`,
+  /** "64 tables, read 2 hours ago"; `when` is null before the first sync. */
+  tablesSummary: (count: number, when: string | null) =>
+    `${count} ${count === 1 ? 'table' : 'tables'}${when ? `, read ${when}` : ''}`,
   tablesTruncated: 'The database has more tables than the bridge keeps; the rest are left out.',
   schemaSearch: 'Search tables and columns',
   schemaSearchPlaceholder: 'Search tables and columns',
