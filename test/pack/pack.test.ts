@@ -61,7 +61,13 @@ describe('the packed packages in a host app', () => {
   it('packs only what a host needs: the built dist/, the manifest and the README', () => {
     const dist = ['dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
     const expected: Record<string, string[]> = {
-      '@bridgekit/contract': dist,
+      // The origin rule on its own, for the kit (the index would bring zod).
+      '@bridgekit/contract': [
+        ...dist,
+        'dist/origin-pattern.d.ts',
+        'dist/origin-pattern.js',
+        'dist/origin-pattern.js.map',
+      ],
       '@bridgekit/client': dist,
       '@bridgekit/node': dist,
       '@bridgekit/react': [...dist, 'dist/styles.css'],

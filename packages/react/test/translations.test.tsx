@@ -83,7 +83,7 @@ const DATA = [
   ...organizations[0]!.embedAllowedOrigins,
   ...[warehouse, tunnelled, broken].flatMap((d) => [
     d.displayName,
-    d.host,
+    d.host ?? '',
     d.databaseName ?? '',
     d.healthErrorMessage ?? '',
     d.syncErrorMessage ?? '',

@@ -1,8 +1,8 @@
+import { merge } from '../internal/merge';
 import { timeMessages } from '../internal/time-messages';
 
 /** `DataSourceList`'s strings: it adds them under the provider's messages itself. */
-export const dataSourceListMessages = {
-  ...timeMessages,
+export const dataSourceListMessages = /* @__PURE__ */ merge(timeMessages, {
   health: 'Health',
   healthy: 'Healthy',
   unhealthy: 'Unhealthy',
@@ -36,6 +36,6 @@ export const dataSourceListMessages = {
   editTitle: (name: string) => `Edit “${name}”`,
   closeEditor: 'Close',
   deletedNamed: (name: string) => `“${name}” was deleted.`,
-};
+});
 
 export type DataSourceListMessages = typeof dataSourceListMessages;

@@ -3,10 +3,11 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useControllableState } from '@radix-ui/react-use-controllable-state';
 import { type ComponentPropsWithoutRef, forwardRef, useState } from 'react';
 import { rootProps } from '../internal/root-props';
+import { useComponentContext } from '../internal/use-component-context';
 import { useDialogTheme } from '../internal/use-dialog-theme';
 import { useResource } from '../internal/use-resource';
-import { useBridgeContext } from '../provider/bridge-provider';
 import { OrgList } from './org-list';
+import { orgPickerMessages } from './org-picker-messages';
 import { useOrgPages } from './use-org-pages';
 
 export type OrgPickerProps = Omit<
@@ -41,7 +42,7 @@ export const OrgPicker = /* @__PURE__ */ forwardRef<HTMLButtonElement, OrgPicker
       className,
       ...rest
     } = props;
-    const context = useBridgeContext('OrgPicker');
+    const context = useComponentContext('OrgPicker', orgPickerMessages);
     const { client, messages } = context;
     const [value, setValue] = useControllableState({
       prop: valueProp,

@@ -1,4 +1,4 @@
-import { type OriginPatternError, originPatternMessages } from '@bridgekit/contract';
+import { type OriginPatternError, originPatternMessages } from '@bridgekit/contract/origin-pattern';
 
 const dateTime = /* @__PURE__ */ new Intl.DateTimeFormat('en-US', {
   dateStyle: 'medium',

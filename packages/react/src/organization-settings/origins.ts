@@ -1,4 +1,4 @@
-import { checkOriginPattern } from '@bridgekit/contract';
+import { checkOriginPattern } from '@bridgekit/contract/origin-pattern';
 import type { OrganizationSettingsMessages } from './organization-settings-messages';
 
 /** One row of the origins editor; `key` stays with the row when others are removed. */

@@ -1,6 +1,8 @@
 import type { ErrorCode, FieldCode } from '@bridgekit/contract';
 import { dataSourceListMessages } from '../data-source-list/data-source-list-messages';
+import { merge } from '../internal/merge';
 import { memberListMessages } from '../member-list/member-list-messages';
+import { orgPickerMessages } from '../org-picker/org-picker-messages';
 import { organizationSettingsMessages } from '../organization-settings/organization-settings-messages';
 import { schemaBrowserMessages } from '../schema-browser/schema-browser-messages';
 
@@ -35,15 +37,6 @@ const coreMessages = {
   emailVerified: 'Verified',
   memberSince: (createdAt: string) => `Member since ${dateFormat.format(new Date(createdAt))}`,
 
-  orgPickerPlaceholder: 'Select an organization',
-  orgPickerTitle: 'Select an organization',
-  orgSearchLabel: 'Search organizations',
-  orgSearchPlaceholder: 'Search by name or slug',
-  orgListLabel: 'Organizations',
-  orgsLoading: 'Loading organizations…',
-  orgsEmpty: 'No organizations yet.',
-  orgsNoMatch: (query: string) => `No organizations match “${query}”.`,
-  orgsLoadFailed: 'The organizations could not be loaded.',
   loadMore: 'Load more',
   loadingMore: 'Loading more…',
 };
@@ -130,14 +123,13 @@ export type FormMessages = CoreMessages & typeof formMessages;
  * Every user-visible string of the kit: the core ones and each component's own group. Override
  * any of them through `BridgeProvider`.
  */
-export const defaultMessages = {
-  ...coreMessages,
-  ...formMessages,
-  ...memberListMessages,
-  ...organizationSettingsMessages,
-  ...dataSourceListMessages,
-  ...schemaBrowserMessages,
-};
+export const defaultMessages = /* @__PURE__ */ merge(
+  /* @__PURE__ */ merge(/* @__PURE__ */ merge(coreMessages, orgPickerMessages), formMessages),
+  /* @__PURE__ */ merge(
+    /* @__PURE__ */ merge(memberListMessages, organizationSettingsMessages),
+    /* @__PURE__ */ merge(dataSourceListMessages, schemaBrowserMessages),
+  ),
+);
 
 export type Messages = typeof defaultMessages;
 

@@ -1,8 +1,8 @@
+import { merge } from '../internal/merge';
 import { timeMessages } from '../internal/time-messages';
 
 /** `SchemaBrowser`'s strings: it adds them under the provider's messages itself. */
-export const schemaBrowserMessages = {
-  ...timeMessages,
+export const schemaBrowserMessages = /* @__PURE__ */ merge(timeMessages, {
   schemaLabel: (name: string) => `Tables of ${name}`,
   schemaLabelPlain: 'Tables',
   tablesLoading: 'Loading tables…',
@@ -21,6 +21,6 @@ export const schemaBrowserMessages = {
   view: 'view',
   nullable: 'nullable',
   columns: (count: number) => `${count} ${count === 1 ? 'column' : 'columns'}`,
-};
+});
 
 export type SchemaBrowserMessages = typeof schemaBrowserMessages;
