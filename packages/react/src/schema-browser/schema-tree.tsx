@@ -122,7 +122,6 @@ export function SchemaTree({
               role="treeitem"
               className="bk-schema-browser__row"
               data-type={row.type}
-              data-active={index === active || undefined}
               aria-level={row.type === 'table' ? 1 : 2}
               aria-setsize={row.size}
               aria-posinset={row.pos}
