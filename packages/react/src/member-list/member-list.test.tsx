@@ -49,6 +49,16 @@ describe('MemberList', () => {
     expect(screen.getByRole('list').children).toHaveLength(3);
   });
 
+  it('shows a member without a name by email, once', async () => {
+    const nameless = member({
+      id: 'mem_0000000007',
+      user: { id: 'usr_0000000007', fullName: null, firstName: null, email: 'ops@acme.example' },
+    });
+    renderKit(<MemberList orgId={ORG} />, bridge([ada, nameless]));
+    expect(await screen.findAllByText('ops@acme.example')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Remove ops@acme.example' })).toBeTruthy();
+  });
+
   it('explains the last-ADMIN rule before any click: no role change, Remove leads nowhere', async () => {
     const { user, calls } = renderKit(<MemberList orgId={ORG} />, bridge([ada, grace]));
     await screen.findByText('Ada Lovelace');

@@ -71,7 +71,9 @@ export function MemberRow(props: MemberRowProps) {
           {name}
           {self && <span className="bk-member-list__you"> ({messages.you})</span>}
         </span>
-        <span className="bk-member-list__email">{member.user.email}</span>
+        {name !== member.user.email && (
+          <span className="bk-member-list__email">{member.user.email}</span>
+        )}
       </span>
       <span className="bk-member-list__actions">
         {canEdit ? (
