@@ -3,11 +3,39 @@ import { type ComponentPropsWithoutRef, forwardRef, useId, useState } from 'reac
 import { errorText } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
 import { useComponentContext } from '../internal/use-component-context';
+import type { CoreMessages } from '../provider/messages';
 import { useAccess, useSessionSnapshot } from '../provider/use-access';
 import { AddMemberForm } from './add-member-form';
-import { memberListMessages } from './member-list-messages';
+import { type MemberListMessages, memberListMessages } from './member-list-messages';
 import { MemberRow } from './member-row';
 import { useMembers } from './use-members';
+
+interface FirstPageStateProps {
+  pages: ReturnType<typeof useMembers>;
+  messages: CoreMessages & MemberListMessages;
+}
+
+/** Before any member is listed: loading, a failure with Retry, or none. */
+function FirstPageState({ pages, messages }: FirstPageStateProps) {
+  if (pages.status === 'loading') {
+    return (
+      <p className="bk-member-list__status" role="status">
+        {messages.membersLoading}
+      </p>
+    );
+  }
+  if (pages.status === 'error') {
+    return (
+      <div className="bk-alert" role="alert">
+        <p>{errorText(pages.error, messages, messages.membersLoadFailed)}</p>
+        <button type="button" className="bk-button" onClick={pages.load}>
+          {messages.retry}
+        </button>
+      </div>
+    );
+  }
+  return <p className="bk-member-list__status">{messages.membersEmpty}</p>;
+}
 
 export type MemberListProps = Omit<ComponentPropsWithoutRef<'section'>, 'children'> & {
   orgId: string;
@@ -79,19 +107,8 @@ export const MemberList = /* @__PURE__ */ forwardRef<HTMLElement, MemberListProp
             onAdded={(member, said) => changed('added', member, said)}
           />
         )}
-        {firstLoad && pages.status === 'loading' ? (
-          <p className="bk-member-list__status" role="status">
-            {messages.membersLoading}
-          </p>
-        ) : firstLoad && pages.status === 'error' ? (
-          <div className="bk-alert" role="alert">
-            <p>{errorText(pages.error, messages, messages.membersLoadFailed)}</p>
-            <button type="button" className="bk-button" onClick={pages.load}>
-              {messages.retry}
-            </button>
-          </div>
-        ) : firstLoad ? (
-          <p className="bk-member-list__status">{messages.membersEmpty}</p>
+        {firstLoad ? (
+          <FirstPageState pages={pages} messages={messages} />
         ) : (
           <ul className="bk-member-list__list" aria-labelledby={titleId}>
             {pages.items.map((member) => (

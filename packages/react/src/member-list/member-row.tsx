@@ -23,15 +23,13 @@ export interface MemberRowProps {
   onRemoved: (member: Member, said: string) => void;
 }
 
-/** One member: avatar, name and email; for an ADMIN, the role menu and Remove. */
-export function MemberRow(props: MemberRowProps) {
-  const { context, unstyled, orgId, member, self, canEdit, soleAdmin } = props;
+/** Role change and removal; `admin_required` turns the organization read-only instead. */
+function useMemberActions(props: MemberRowProps, roleText: (role: Role) => string) {
+  const { context, orgId, member } = props;
   const { client, messages } = context;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const noteId = useId();
   const name = nameOf(member);
-  const roleText = (role: Role) => (role === 'ADMIN' ? messages.roleAdmin : messages.roleMember);
   const refused = (caught: unknown) => {
     if (!isAdminRequired(caught)) return false;
     sessionStoreOf(client).refuse(orgId);
@@ -63,6 +61,17 @@ export function MemberRow(props: MemberRowProps) {
     }
   };
 
+  return { busy, error, changeRole, remove };
+}
+
+/** One member: avatar, name and email; for an ADMIN, the role menu and Remove. */
+export function MemberRow(props: MemberRowProps) {
+  const { context, unstyled, member, self, canEdit, soleAdmin } = props;
+  const { messages } = context;
+  const noteId = useId();
+  const name = nameOf(member);
+  const roleText = (role: Role) => (role === 'ADMIN' ? messages.roleAdmin : messages.roleMember);
+  const { busy, error, changeRole, remove } = useMemberActions(props, roleText);
   return (
     <li className="bk-member-list__item" data-role={member.role} aria-busy={busy || undefined}>
       <Avatar key={member.user.avatarUrl} name={name} src={member.user.avatarUrl} />

@@ -61,10 +61,39 @@ function serverOriginErrors(fields: Record<string, string>, entries: readonly Or
   return out;
 }
 
-/** Name, slug, AI context, full embed and its origins; Save sends what changed. */
-export function GeneralForm({ context, organization, readOnly, onSaved }: GeneralFormProps) {
+interface TextAreaFieldProps {
+  id: string;
+  label: string;
+  hint: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}
+
+/** A labelled textarea with its hint and error. */
+function TextAreaField({ id, label, hint, value, error, onChange }: TextAreaFieldProps) {
+  return (
+    <div className="bk-field" data-invalid={error ? '' : undefined}>
+      <label className="bk-field__label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className="bk-input bk-textarea"
+        rows={4}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      />
+      <FieldMessages id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** The form's values and errors, and Save: local checks first, then only what changed. */
+function useGeneralForm({ context, organization, readOnly, onSaved }: GeneralFormProps) {
   const { client, messages } = context;
-  const id = useId();
   const [form, setForm] = useState(() => initial(organization));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [origins, setOrigins] = useState<Record<number, string>>({});
@@ -108,6 +137,15 @@ export function GeneralForm({ context, organization, readOnly, onSaved }: Genera
     }
   };
 
+  return { form, fields, origins, status, error, set, save, setOrigins };
+}
+
+/** Name, slug, AI context, full embed and its origins; Save sends what changed. */
+export function GeneralForm(props: GeneralFormProps) {
+  const { context, readOnly } = props;
+  const { messages } = context;
+  const id = useId();
+  const { form, fields, origins, status, error, set, save, setOrigins } = useGeneralForm(props);
   return (
     <form className="bk-organization-settings__form" noValidate onSubmit={save}>
       <fieldset className="bk-section" disabled={readOnly || undefined}>
@@ -129,25 +167,14 @@ export function GeneralForm({ context, organization, readOnly, onSaved }: Genera
           spellCheck={false}
           onChange={(event) => set({ slug: event.currentTarget.value })}
         />
-        <div className="bk-field" data-invalid={fields.customAiContext ? '' : undefined}>
-          <label className="bk-field__label" htmlFor={`${id}-ai`}>
-            {messages.orgAiContext}
-          </label>
-          <textarea
-            id={`${id}-ai`}
-            className="bk-input bk-textarea"
-            rows={4}
-            value={form.aiContext}
-            aria-invalid={fields.customAiContext ? true : undefined}
-            aria-describedby={describedBy(`${id}-ai`, fields.customAiContext, true)}
-            onChange={(event) => set({ aiContext: event.currentTarget.value })}
-          />
-          <FieldMessages
-            id={`${id}-ai`}
-            error={fields.customAiContext}
-            hint={messages.orgAiContextHint}
-          />
-        </div>
+        <TextAreaField
+          id={`${id}-ai`}
+          label={messages.orgAiContext}
+          hint={messages.orgAiContextHint}
+          value={form.aiContext}
+          error={fields.customAiContext}
+          onChange={(aiContext) => set({ aiContext })}
+        />
         <CheckboxField
           id={`${id}-embed`}
           label={messages.orgFullEmbed}
