@@ -3,10 +3,12 @@ import { defaultClientConditions } from 'vite';
 
 const config: StorybookConfig = {
   stories: ['../stories/*.stories.tsx'],
-  addons: ['@storybook/addon-a11y'],
+  // addon-docs: each component's docs page (props table, usage snippet) from `tags: ['autodocs']`.
+  addons: ['@storybook/addon-a11y', '@storybook/addon-docs'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true },
-  typescript: { reactDocgen: false },
+  // The props table reads each component's TypeScript props.
+  typescript: { reactDocgen: 'react-docgen-typescript' },
   viteFinal: (vite) => ({
     ...vite,
     // The kit and the client from src/ (their `bridgekit-source` export condition): no build step.

@@ -66,6 +66,12 @@ async function buildKitWithVite(dir) {
   }
 }
 
+/**
+ * Entry points beyond src/index.ts: the contract's origin rule, which the kit imports on its own
+ * (the contract's index runs zod at load and would carry zod into every page).
+ */
+const EXTRA_ENTRIES = { contract: ['origin-pattern'] };
+
 /** Builds one package (`contract`, `client`, `node` or `react`) into packages/<name>/dist. */
 export async function buildPackage(name) {
   if (!PACKAGES.includes(name)) throw new Error(`unknown package: ${name}`);
@@ -76,7 +82,12 @@ export async function buildPackage(name) {
   if (name === 'react') await buildKitWithVite(dir);
   await build({
     cwd: dir,
-    input: path.join(dir, 'src/index.ts'),
+    input: Object.fromEntries(
+      ['index', ...(EXTRA_ENTRIES[name] ?? [])].map((entry) => [
+        entry,
+        path.join(dir, `src/${entry}.ts`),
+      ]),
+    ),
     external: externalOf(manifest),
     platform: 'neutral',
     logLevel: 'warn',

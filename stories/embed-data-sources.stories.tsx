@@ -1,92 +1,15 @@
-import type { CatalogTable, DataSource } from '@bridgekit/contract';
+import type { DataSource } from '@bridgekit/contract';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
 import type { BridgeParameters } from '../.storybook/preview';
 import { EmbedPage } from '../packages/react/src/embed/embed-page';
 import '../packages/react/src/embed/embed.css';
-import { ada, dataSource, grace, ORG_ID } from '../test/support/fixtures';
+import { ada, grace, ORG_ID } from '../test/support/fixtures';
 import { type Handler, ok, paginate } from './fake-bridge';
+import { ALL, healthy, schema } from './lifecycle-data';
 
 // The bridge's full-embed page (not part of the package's exports): its data source list with
 // each source's health, schema sync and synced tables.
-
-const NOW = Date.now();
-const ago = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();
-
-const healthy = dataSource({
-  id: 'ds_000000000011',
-  displayName: 'Production warehouse',
-  host: 'db.acme.example',
-  lastHealthStatus: 'HEALTHY',
-  lastHealthCheckAttemptAt: ago(4),
-  lastHealthyAt: ago(4),
-  lastSyncStatus: 'SUCCEEDED',
-  lastSyncAttemptAt: ago(75),
-  lastSuccessfulSyncAt: ago(75),
-  hasCompletedFirstSync: true,
-});
-const unhealthy = dataSource({
-  id: 'ds_000000000012',
-  displayName: 'Orders (MySQL)',
-  dialect: 'MYSQL',
-  host: 'mysql.acme.example',
-  port: 3306,
-  databaseName: 'orders',
-  lastHealthStatus: 'UNHEALTHY',
-  lastHealthCheckAttemptAt: ago(2),
-  lastHealthyAt: ago(60 * 30),
-  healthErrorMessage:
-    'The connection timed out. If the database has a firewall, allow 203.0.113.7 in the database firewall.',
-  lastSyncStatus: 'FAILED',
-  lastSyncAttemptAt: ago(20),
-  lastSuccessfulSyncAt: ago(60 * 31),
-  hasCompletedFirstSync: true,
-  syncErrorMessage: 'The database rejected the username or password.',
-});
-const syncing = dataSource({
-  id: 'ds_000000000013',
-  displayName: 'Replica',
-  host: '10.0.4.12',
-  lastHealthStatus: 'HEALTHY',
-  lastHealthCheckAttemptAt: ago(1),
-  lastHealthyAt: ago(1),
-  lastSyncStatus: 'SYNCING',
-  lastSyncAttemptAt: ago(0),
-});
-const fresh = dataSource({ id: 'ds_000000000014', displayName: 'Just added', host: 'new.example' });
-const ALL = [healthy, unhealthy, syncing, fresh];
-
-const TABLES: CatalogTable[] = Array.from({ length: 64 }, (_, i) => ({
-  schema: i < 40 ? 'public' : 'reporting',
-  name: ['orders', 'customers', 'invoices', 'events'][i % 4]! + (i < 4 ? '' : `_${i}`),
-  kind: i % 9 === 8 ? 'VIEW' : 'TABLE',
-  columns: Array.from({ length: 2 + (i % 7) }, (_, c) => ({
-    name: `column_${c}`,
-    type: 'text',
-    nullable: c > 0,
-  })),
-}));
-
-const schema =
-  (truncated = false): Handler =>
-  ({ query, params }) => {
-    const limit = Number(query.get('limit') ?? 50);
-    const start = Number(query.get('cursor') ?? 0);
-    const next = start + limit < TABLES.length ? String(start + limit) : null;
-    return {
-      status: 200,
-      body: {
-        data: {
-          dataSourceId: params.id,
-          readAt: ago(75),
-          truncated,
-          tableCount: TABLES.length,
-          tables: TABLES.slice(start, start + limit),
-        },
-        pagination: { hasMore: next !== null, nextCursor: next },
-      },
-    };
-  };
 
 const byId =
   (records: DataSource[]): Handler =>
@@ -158,7 +81,7 @@ export const SyncNowInFlight: Story = {
   },
 };
 
-/** The synced tables of a source, first page open, "Load more" below. */
+/** The synced tables of a source: the SchemaBrowser tree. */
 export const SchemaList: Story = {
   play: async ({ canvas, userEvent }) => {
     await userEvent.click(

@@ -130,9 +130,9 @@ describe.skipIf(SKIP)('the full embed in WebKit, third-party cookies refused', (
         const before = renewals();
         await waitFor(async () => renewals() > before, { timeoutMs: 15_000, what: 'a renewal' });
         // After the renewal the page still works: an API call with the renewed token.
-        await webkit.click(await webkit.findElement('.bk-embed__section-head button'));
+        await webkit.click(await webkit.findElement('.bk-data-source-list__head button'));
         await webkit.waitForScript(
-          "return [...document.querySelectorAll('h2')].some((h) => h.textContent === 'Add data source')",
+          "return [...document.querySelectorAll('h3')].some((h) => h.textContent === 'Add data source')",
           { ...WAIT, what: 'the editor' },
         );
         expect(await webkit.execute<string>(shown)).toBe(user.fullName);

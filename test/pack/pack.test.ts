@@ -208,12 +208,14 @@ describe('the packed packages in a host app', () => {
         { displayName: 'Warehouse', host: PG.host, port: PG.port, sslEnabled: false },
       ]);
       expect(await page.content()).not.toContain(key);
+      await useAdminPage(page);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in as Grace Hopper (member)' }).click();
       await expectMemberCard(page, 'Grace Hopper', 'grace@example.test');
       await page.getByRole('list', { name: 'Data sources' }).getByText('Warehouse').waitFor(WAIT);
       expect(await page.getByRole('heading', { name: 'Admin console' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Organization admin' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Test connection' }).count()).toBe(0);
       // The backend lends its API key to admins only.
       const proxied = await page.evaluate(
@@ -224,6 +226,30 @@ describe('the packed packages in a host app', () => {
     5 * MINUTES,
   );
 });
+
+/** The admin page of the kit's lifecycle components, against the real bridge. */
+async function useAdminPage(page: Page) {
+  await page.getByRole('button', { name: 'Organization admin' }).click();
+  const settings = page.locator('.bk-organization-settings');
+  await settings.getByLabel('Name').waitFor(WAIT);
+  // The origin rule the bridge runs, in the page: per entry, before any request.
+  await settings.getByRole('button', { name: 'Add origin' }).click();
+  await page.keyboard.type('http://example.com');
+  await page.keyboard.press('Tab');
+  await settings.getByText('http:// is allowed only for localhost and 127.0.0.1').waitFor(WAIT);
+  // The API key's owner created the organization as its ADMIN, so Ada's role can change.
+  const members = page.getByRole('region', { name: 'Members' });
+  await members.getByText('Ada Lovelace (you)').waitFor(WAIT);
+  await members.getByText('owner@host.test').waitFor(WAIT);
+  expect(await members.getByRole('combobox', { name: 'Role of Ada Lovelace' }).isEnabled()).toBe(
+    true,
+  );
+  const sources = page.getByRole('region', { name: 'Data sources' });
+  await sources.getByText('Warehouse', { exact: true }).waitFor(WAIT);
+  await sources.getByRole('button', { name: 'Check now Warehouse' }).click();
+  await sources.getByRole('button', { name: /^Health: Healthy/ }).waitFor(WAIT);
+  await page.getByRole('button', { name: 'Workspace' }).click();
+}
 
 async function bridgeApi(key: string, method: string, route: string, body?: unknown) {
   const res = await fetch(`${bridge?.url}${route}`, {

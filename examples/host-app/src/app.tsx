@@ -1,11 +1,21 @@
 import { BridgeProvider, MemberCard } from '@bridgekit/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminConsole } from './admin-console';
+import { AdminPage } from './admin-page';
 import { DataSources } from './data-sources';
 import { loadMe, type Me, sessionTokens, signOut } from './host-api';
 import { SignIn } from './sign-in';
 
-function Header({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
+type Page = 'workspace' | 'admin';
+
+interface HeaderProps {
+  me: Me;
+  page: Page;
+  onPage: (page: Page) => void;
+  onSignedOut: () => void;
+}
+
+function Header({ me, page, onPage, onSignedOut }: HeaderProps) {
   const role = me.member.role === 'ADMIN' ? 'Admin' : 'Member';
   return (
     <header className="host-header">
@@ -13,6 +23,24 @@ function Header({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
       <span>
         {me.user.name} · {role} of {me.organization.name}
       </span>
+      {me.member.role === 'ADMIN' && (
+        <nav aria-label="Pages" className="host-nav">
+          <button
+            type="button"
+            aria-current={page === 'workspace' ? 'page' : undefined}
+            onClick={() => onPage('workspace')}
+          >
+            Workspace
+          </button>
+          <button
+            type="button"
+            aria-current={page === 'admin' ? 'page' : undefined}
+            onClick={() => onPage('admin')}
+          >
+            Organization admin
+          </button>
+        </nav>
+      )}
       <button type="button" onClick={() => signOut().then(onSignedOut)}>
         Sign out
       </button>
@@ -24,9 +52,20 @@ function Header({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
 function Workspace({ me, onSignedOut }: { me: Me; onSignedOut: () => void }) {
   const getSessionToken = useMemo(() => sessionTokens(), []);
   const isAdmin = me.member.role === 'ADMIN';
+  const [page, setPage] = useState<Page>('workspace');
+  if (page === 'admin' && isAdmin) {
+    return (
+      <div className="host" data-role={me.member.role}>
+        <Header me={me} page={page} onPage={setPage} onSignedOut={onSignedOut} />
+        <BridgeProvider baseUrl={me.bridgeUrl} getSessionToken={getSessionToken} theme="auto">
+          <AdminPage orgId={me.organization.id} />
+        </BridgeProvider>
+      </div>
+    );
+  }
   return (
     <div className="host" data-role={me.member.role}>
-      <Header me={me} onSignedOut={onSignedOut} />
+      <Header me={me} page={page} onPage={setPage} onSignedOut={onSignedOut} />
       <BridgeProvider baseUrl={me.bridgeUrl} getSessionToken={getSessionToken} theme="auto">
         <div className="host-layout">
           <aside className="host-panel" aria-labelledby="you-heading">

@@ -8,6 +8,7 @@ export * from './member';
 export * from './openapi';
 export * from './openapi-schema';
 export * from './organization';
+export * from './origin-pattern';
 export * from './route-errors';
 export * from './routes';
 export * from './sso';

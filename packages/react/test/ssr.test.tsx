@@ -3,7 +3,16 @@ import { createClient } from '@bridgekit/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { member } from '../../../test/support/fixtures';
-import { BridgeProvider, DataSourceForm, MemberCard, OrgPicker } from '../src';
+import {
+  BridgeProvider,
+  DataSourceForm,
+  DataSourceList,
+  MemberCard,
+  MemberList,
+  OrganizationSettings,
+  OrgPicker,
+  SchemaBrowser,
+} from '../src';
 
 const ORG = 'org_0000000001';
 const grace = member({
@@ -33,6 +42,10 @@ describe('server rendering', () => {
         <OrgPicker defaultValue={null} />
         <DataSourceForm orgId={ORG} />
         <DataSourceForm orgId={ORG} dataSourceId="ds_0000000001" />
+        <MemberList orgId={ORG} />
+        <OrganizationSettings orgId={ORG} />
+        <DataSourceList orgId={ORG} />
+        <SchemaBrowser orgId={ORG} dataSourceId="ds_0000000001" />
       </BridgeProvider>,
     );
 
@@ -42,6 +55,14 @@ describe('server rendering', () => {
     // Both forms wait for the record or for the caller's role, which effects fetch.
     expect(html.match(/<form[^>]*data-state="loading"/g)).toHaveLength(2);
     expect(html).toContain('Loading data source…');
+    for (const text of [
+      'Loading members…',
+      'Loading organization…',
+      'Loading data sources…',
+      'Loading tables…',
+    ]) {
+      expect(html).toContain(text);
+    }
     expect(html).toContain('data-bk-theme="auto"');
     expect(fetch).not.toHaveBeenCalled();
   });

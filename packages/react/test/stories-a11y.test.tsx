@@ -3,9 +3,13 @@ import axe from 'axe-core';
 import { describe, expect, it, vi } from 'vitest';
 import preview from '../../../.storybook/preview';
 import * as dataSourceForm from '../../../stories/data-source-form.stories';
+import * as dataSourceList from '../../../stories/data-source-list.stories';
 import * as embedDataSources from '../../../stories/embed-data-sources.stories';
 import * as memberCard from '../../../stories/member-card.stories';
+import * as memberList from '../../../stories/member-list.stories';
 import * as orgPicker from '../../../stories/org-picker.stories';
+import * as organizationSettings from '../../../stories/organization-settings.stories';
+import * as schemaBrowser from '../../../stories/schema-browser.stories';
 import * as theming from '../../../stories/theming.stories';
 
 // Every story, rendered with the preview's decorators and its play function, must pass axe.
@@ -18,7 +22,17 @@ if (!navigator.clipboard) {
   Object.defineProperty(navigator, 'clipboard', { value: {}, configurable: true });
 }
 
-const files = { dataSourceForm, embedDataSources, memberCard, orgPicker, theming };
+const files = {
+  dataSourceForm,
+  dataSourceList,
+  embedDataSources,
+  memberCard,
+  memberList,
+  orgPicker,
+  organizationSettings,
+  schemaBrowser,
+  theming,
+};
 
 describe.each(Object.entries(files))('%s stories', (_, file) => {
   // One story type for all files: each file's own args do not matter here.

@@ -1,8 +1,31 @@
-import { ErrorCode, FieldCode } from '@bridgekit/contract';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import {
+  type CatalogTable,
+  ErrorCode,
+  FieldCode,
+  type OriginPatternError,
+  originPatternMessages,
+} from '@bridgekit/contract';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ada, grace, organizations, tunnelled, warehouse } from '../../../test/support/fixtures';
-import { DataSourceForm, defaultMessages, MemberCard, type Messages, OrgPicker } from '../src';
+import {
+  ada,
+  dataSource,
+  grace,
+  organizations,
+  tunnelled,
+  warehouse,
+} from '../../../test/support/fixtures';
+import {
+  DataSourceForm,
+  DataSourceList,
+  defaultMessages,
+  MemberCard,
+  MemberList,
+  type Messages,
+  OrganizationSettings,
+  OrgPicker,
+  SchemaBrowser,
+} from '../src';
 import { initialsOf } from '../src/member-card/avatar';
 import { type Call, json, renderKit, settled } from './render-kit';
 
@@ -24,12 +47,51 @@ const pseudo = Object.fromEntries(
 ) as unknown as Messages;
 pseudo.errorCodes = Object.fromEntries(ErrorCode.options.map((c) => [c, mark(`error:${c}`)]));
 pseudo.fieldCodes = Object.fromEntries(FieldCode.options.map((c) => [c, mark(`field:${c}`)]));
+pseudo.originErrors = Object.fromEntries(
+  Object.keys(originPatternMessages).map((c) => [c, mark(`origin:${c}`)]),
+) as Record<OriginPatternError, string>;
+
+const broken = dataSource({
+  id: 'ds_000000000077',
+  displayName: 'Orders replica',
+  host: 'orders.acme.example',
+  databaseName: 'orders',
+  lastHealthStatus: 'UNHEALTHY',
+  lastHealthCheckAttemptAt: '2026-01-01T00:00:00.000Z',
+  healthErrorMessage: 'The connection timed out.',
+  lastSyncStatus: 'FAILED',
+  lastSyncAttemptAt: '2026-01-01T00:00:00.000Z',
+  syncErrorMessage: 'The database rejected the password.',
+  lastSuccessfulSyncAt: '2025-12-31T00:00:00.000Z',
+  hasCompletedFirstSync: true,
+});
+const TABLES: CatalogTable[] = [
+  {
+    schema: 'public',
+    name: 'orders',
+    kind: 'VIEW',
+    columns: [{ name: 'id', type: 'integer', nullable: true }],
+  },
+  { schema: 'public', name: 'customers', kind: 'TABLE', columns: [] },
+];
 
 const ORG = organizations[0]!.id;
 const people = [ada, grace].map((m) => m.user);
 /** Text that comes from records, not from the kit: names, slugs, emails, titles, initials. */
 const DATA = [
   ...organizations.flatMap((org) => [org.name, org.slug]),
+  ...organizations[0]!.embedAllowedOrigins,
+  ...[warehouse, tunnelled, broken].flatMap((d) => [
+    d.displayName,
+    d.host ?? '',
+    d.databaseName ?? '',
+    d.healthErrorMessage ?? '',
+    d.syncErrorMessage ?? '',
+  ]),
+  ...TABLES.flatMap((t) => [
+    `${t.schema}.${t.name}`,
+    ...t.columns.flatMap((c) => [c.name, c.type]),
+  ]),
   ...people.flatMap((u) => [
     u.fullName ?? '',
     u.email,
@@ -219,6 +281,152 @@ describe('a non-English message set', () => {
     kit(<DataSourceForm orgId={ORG} />, undefined, 'MEMBER');
     await settled();
     expect(screen.getAllByText(/⟦readOnly/)).toHaveLength(2);
+    expect(english()).toEqual([]);
+  });
+
+  it('leaves no English in MemberList: loading, ADMIN rows, the last-ADMIN rule, add, remove, MEMBER, failed', async () => {
+    kit(<MemberList orgId={ORG} />, () => pending() as never);
+    expect(english()).toEqual([]);
+    cleanup();
+    const page = json(200, {
+      data: [ada, grace],
+      pagination: { hasMore: true, nextCursor: grace.id },
+    });
+    const { user } = kit(<MemberList orgId={ORG} />, (call) =>
+      call.method === 'GET'
+        ? page.clone()
+        : error(400, 'ValidationError', 'validation_failed', {
+            fieldErrors: { email: 'Must be an email address' },
+            fieldCodes: { email: 'invalid_format' },
+          }),
+    );
+    await screen.findByText(grace.user.email);
+    await user.click(screen.getByRole('button', { name: '⟦addMember⟧' }));
+    expect(english()).toEqual([]);
+    await user.type(screen.getByLabelText('⟦addMemberEmail⟧'), '0123');
+    await user.click(screen.getByRole('button', { name: '⟦addMember⟧' }));
+    await screen.findByText('⟦field:invalid_format⟧');
+    await user.click(screen.getAllByRole('button', { name: /removeMemberNamed/ })[1]!);
+    expect(english()).toEqual([]);
+    cleanup();
+
+    const sole = json(200, { data: [ada], pagination: { hasMore: false, nextCursor: null } });
+    kit(<MemberList orgId={ORG} />, () => sole.clone());
+    await screen.findByText('⟦lastAdmin⟧');
+    expect(english()).toEqual([]);
+    cleanup();
+    kit(<MemberList orgId={ORG} />, () => sole.clone(), 'MEMBER');
+    await screen.findByText('⟦membersReadOnly⟧');
+    expect(english()).toEqual([]);
+    cleanup();
+    kit(<MemberList orgId={ORG} />, () => error(500, 'InternalError', 'internal_error'));
+    await screen.findByRole('alert');
+    expect(english()).toEqual([]);
+  });
+
+  it('leaves no English in OrganizationSettings: origins refused, rotation, new secret, delete, MEMBER', async () => {
+    const org = organizations[0]!;
+    const rotated = {
+      ...org,
+      jwtSecret: '0123456789',
+      previousJwtSecretExpiresAt: '2026-12-01T10:30:00.000Z',
+    };
+    const { user } = renderKit(
+      <OrganizationSettings orgId={ORG} />,
+      (call) => json(200, { data: call.method === 'POST' ? rotated : org }),
+      { provider: { messages: pseudo }, orgId: ORG, role: null },
+    );
+    await screen.findByText('⟦secretTitle⟧');
+    expect(english()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: '⟦addOrigin⟧' }));
+    await user.type(screen.getByRole('textbox', { name: '⟦originLabel(2)⟧' }), '0');
+    await user.tab();
+    await screen.findByText('⟦origin:form⟧');
+    await user.click(screen.getByRole('button', { name: '⟦orgSave⟧' }));
+    await screen.findByText('⟦orgCheckFields⟧');
+    expect(english()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: '⟦rotateSecret⟧' }));
+    expect(english()).toEqual([]);
+    await user.click(
+      within(screen.getByRole('dialog')).getByRole('button', { name: '⟦rotateConfirm⟧' }),
+    );
+    await screen.findByLabelText('⟦newSecret⟧');
+    await user.click(screen.getByRole('button', { name: '⟦copy⟧' }));
+    await screen.findByText('⟦copied⟧');
+    expect(english()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: '⟦deleteOrg⟧' }));
+    expect(english()).toEqual([]);
+    cleanup();
+
+    kit(<OrganizationSettings orgId={ORG} />, () => json(200, { data: org }), 'MEMBER');
+    await screen.findByText('⟦orgReadOnly⟧');
+    expect(english()).toEqual([]);
+    cleanup();
+    kit(<OrganizationSettings orgId={ORG} />, () => pending() as never);
+    expect(english()).toEqual([]);
+    kit(<OrganizationSettings orgId="org_x" />, () =>
+      error(404, 'NotFound', 'organization_not_found'),
+    );
+    await screen.findByText('⟦orgNotFound⟧');
+    expect(english()).toEqual([]);
+  });
+
+  it('leaves no English in DataSourceList and SchemaBrowser: states, actions, tables, search', async () => {
+    const schema = json(200, {
+      data: {
+        dataSourceId: broken.id,
+        readAt: '2026-01-01T00:00:00.000Z',
+        truncated: true,
+        tableCount: 2,
+        tables: TABLES,
+      },
+      pagination: { hasMore: false, nextCursor: null },
+    });
+    const { user } = kit(<DataSourceList orgId={ORG} />, (call) => {
+      if (call.path.includes('/schema')) return schema.clone();
+      if (call.path.endsWith('/health-check')) return error(429, 'TooManyRequests', 'rate_limited');
+      return json(200, {
+        data: [warehouse, broken],
+        pagination: { hasMore: true, nextCursor: broken.id },
+      });
+    });
+    await screen.findByText('Orders replica');
+    expect(english()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: '⟦checkNowNamed(Orders replica)⟧' }));
+    await screen.findByText('⟦error:rate_limited⟧');
+    await user.click(screen.getByRole('button', { name: '⟦tablesOf(Orders replica)⟧' }));
+    await screen.findByRole('tree');
+    await user.click(screen.getByRole('treeitem', { name: /^public\.orders/ }));
+    expect(english()).toEqual([]);
+    await user.type(screen.getByRole('searchbox'), '0');
+    await screen.findByText('⟦schemaNoMatch(0)⟧');
+    expect(english()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: '⟦editNamed(Orders replica)⟧' }));
+    await screen.findByLabelText('⟦displayName⟧');
+    expect(english()).toEqual([]);
+    cleanup();
+
+    kit(<DataSourceList orgId={ORG} />, () => pending() as never);
+    kit(<SchemaBrowser orgId={ORG} dataSourceId={broken.id} />, () => pending() as never);
+    expect(english()).toEqual([]);
+    cleanup();
+    kit(<DataSourceList orgId={ORG} />, () =>
+      json(200, { data: [], pagination: { hasMore: false, nextCursor: null } }),
+    );
+    kit(<SchemaBrowser orgId={ORG} dataSourceId={broken.id} />, () =>
+      json(200, {
+        data: {
+          dataSourceId: broken.id,
+          readAt: null,
+          truncated: false,
+          tableCount: 0,
+          tables: [],
+        },
+        pagination: { hasMore: false, nextCursor: null },
+      }),
+    );
+    await screen.findByText('⟦dataSourcesEmpty⟧');
+    await screen.findByText('⟦tablesNotSynced⟧');
     expect(english()).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 import { CheckboxField, TextField } from './fields';
 import type { FormSecret } from './form-values';
 import { SecretField } from './secret-field';
@@ -34,13 +34,14 @@ const FORM_FIELDS = new Set<string>([
 ]);
 
 /** The label of a field the form shows (messages are keyed by field name), else undefined. */
-export const shownLabel = (messages: Messages, field: string): string | undefined => {
+export const shownLabel = (messages: FormMessages, field: string): string | undefined => {
   const label = FORM_FIELDS.has(field) ? (messages as Record<string, unknown>)[field] : undefined;
   return typeof label === 'string' ? label : undefined;
 };
 
 /** The field's label, else its name. */
-export const labelOf = (messages: Messages, field: string) => shownLabel(messages, field) ?? field;
+export const labelOf = (messages: FormMessages, field: string) =>
+  shownLabel(messages, field) ?? field;
 
 /**
  * Field renderers bound to the form: value, change handler, label, id and error by name.
@@ -48,7 +49,7 @@ export const labelOf = (messages: Messages, field: string) => shownLabel(message
  */
 export function boundFields(
   form: FormApi,
-  messages: Messages,
+  messages: FormMessages,
   idOf: (field: string) => string,
   readOnly = false,
 ) {

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 import { type ParsedConnection, parseConnectionString } from './connection-string';
 import { describedBy, FieldMessages } from './fields';
 
 interface ConnectionStringFieldProps {
   id: string;
-  messages: Messages;
+  messages: FormMessages;
   onParsed: (parsed: ParsedConnection) => void;
 }
 

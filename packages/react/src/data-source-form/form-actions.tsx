@@ -1,6 +1,6 @@
 import type { DataSource } from '@bridgekit/contract';
 import type { FormContextValue } from '../provider/bridge-provider';
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 import { DeleteDialog } from './delete-dialog';
 import type { FormApi } from './use-form-state';
 
@@ -15,7 +15,7 @@ interface FormActionsProps {
   onDeleted: ((record: DataSource) => void) | undefined;
 }
 
-function statusText(state: string, messages: Messages) {
+function statusText(state: string, messages: FormMessages) {
   if (state === 'verifying') return messages.testingConnection;
   if (state === 'verified') return messages.verified;
   if (state === 'saving') return messages.saving;

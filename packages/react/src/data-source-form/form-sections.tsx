@@ -1,4 +1,4 @@
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 import type { BoundFields } from './bound-fields';
 import { ConnectionStringField } from './connection-string-field';
 import { FileButton } from './fields';
@@ -9,7 +9,7 @@ const PLAIN = { autoComplete: 'off', spellCheck: false };
 
 interface SectionProps {
   fields: BoundFields;
-  messages: Messages;
+  messages: FormMessages;
 }
 
 /** Name, type, address, database, user and password; a new one can start from a connection string. */

@@ -1,11 +1,11 @@
 import type { Ref } from 'react';
 import { errorText, isNotFound } from '../internal/error-text';
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 
 type RootProps = { className: string; ref: Ref<HTMLFormElement> } & Record<string, unknown>;
 
 /** Waiting for the record or for the caller's role. */
-export function FormLoading({ root, messages }: { root: RootProps; messages: Messages }) {
+export function FormLoading({ root, messages }: { root: RootProps; messages: FormMessages }) {
   return (
     <form {...root} data-state="loading" aria-busy="true">
       <p className="bk-data-source-form__status" role="status">
@@ -18,7 +18,7 @@ export function FormLoading({ root, messages }: { root: RootProps; messages: Mes
 
 interface FormLoadErrorProps {
   root: RootProps;
-  messages: Messages;
+  messages: FormMessages;
   error: unknown;
   retry: () => void;
 }

@@ -1,6 +1,6 @@
 import type { RouteInput } from '@bridgekit/client';
 import type { DataSource, SecretField, UNSET_FLAGS } from '@bridgekit/contract';
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 import { DEFAULT_PORTS, type FormDialect } from './connection-string';
 
 export type VerifyBody = RouteInput<'verifyDataSource'>['body'];
@@ -207,7 +207,7 @@ const isPort = (text: string) => /^\d{1,5}$/.test(text.trim()) && Number(text) <
 export function checkValues(
   values: FormValues,
   modes: SecretModes,
-  messages: Messages,
+  messages: FormMessages,
   forSave: boolean,
 ): FieldErrors {
   const errors: FieldErrors = {};

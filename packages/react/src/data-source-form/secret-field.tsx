@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { cx } from '../internal/cx';
-import type { Messages } from '../provider/messages';
+import type { FormMessages } from '../provider/messages';
 import { describedBy, FieldMessages } from './fields';
 import type { SecretMode } from './form-values';
 
@@ -13,7 +13,7 @@ interface SecretFieldProps {
   mode: SecretMode | undefined;
   onModeChange: (mode: SecretMode) => void;
   error?: string | undefined;
-  messages: Messages;
+  messages: FormMessages;
   multiline?: boolean | undefined;
   /** Extra controls shown while a new value can be entered (the key file picker). */
   extra?: ReactNode | undefined;
@@ -25,7 +25,7 @@ interface SecretFieldProps {
 function SecretAction(props: {
   text: string;
   label: string;
-  messages: Messages;
+  messages: FormMessages;
   onClick: () => void;
 }) {
   return (

@@ -4,7 +4,15 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, type Handlers, ok, paginate } from '../../../../stories/fake-bridge';
-import { ada, grace, ORG_ID, tunnelled, warehouse } from '../../../../test/support/fixtures';
+import {
+  ada,
+  grace,
+  ORG_ID,
+  organizations,
+  sessionInfo,
+  tunnelled,
+  warehouse,
+} from '../../../../test/support/fixtures';
 import { EmbedApp, type EmbedConfig, readEmbedConfig, takeHandoff } from './embed-app';
 import { createEmbedSession, renewalDelay } from './embed-session';
 import { hostTargets, postToHost, reportedFramingOrigin } from './host-messages';
@@ -52,6 +60,7 @@ interface Sent {
 function bridgeFetch(member = ada, handlers: Handlers = {}) {
   const calls: Sent[] = [];
   const api = fakeFetch({
+    ssoSession: ok(sessionInfo(organizations[0]!, member.role, member)),
     getMember: ok(member),
     listDataSources: paginate([warehouse, tunnelled]),
     ...handlers,
@@ -420,7 +429,7 @@ describe('EmbedApp', () => {
     setup();
 
     await user.click(await screen.findByRole('button', { name: 'Add data source' }));
-    const addTitle = screen.getByRole('heading', { level: 2, name: 'Add data source' });
+    const addTitle = screen.getByRole('heading', { level: 3, name: 'Add data source' });
     expect(document.activeElement).toBe(addTitle);
     expect(addTitle.closest('li')).toBeNull();
 

@@ -1,5 +1,6 @@
 import { errorText } from '../internal/error-text';
-import type { ProviderMessages } from '../provider/messages';
+import type { CoreMessages } from '../provider/messages';
+import type { OrgPickerMessages } from './org-picker-messages';
 import type { OrgPages } from './use-org-pages';
 
 export type OrgListState = 'error' | 'loading' | 'empty' | 'ready';
@@ -16,7 +17,7 @@ interface OrgListStatusProps {
   pages: OrgPages;
   state: OrgListState;
   query: string;
-  messages: ProviderMessages;
+  messages: CoreMessages & OrgPickerMessages;
 }
 
 /** What goes below the list: no results, a failed load with Retry, progress, "Load more". */

@@ -1,8 +1,9 @@
 import type { Organization } from '@bridgekit/contract';
 import { useEffect, useId, useState } from 'react';
-import type { ProviderMessages } from '../provider/messages';
+import type { CoreMessages } from '../provider/messages';
 import { listState, OrgListStatus } from './org-list-status';
 import { OrgOptions } from './org-options';
+import type { OrgPickerMessages } from './org-picker-messages';
 import { useListboxKeyboard } from './use-listbox-keyboard';
 import type { OrgPages } from './use-org-pages';
 
@@ -10,7 +11,7 @@ interface OrgListProps {
   pages: OrgPages;
   selectedId: string | null;
   onSelect: (organization: Organization) => void;
-  messages: ProviderMessages;
+  messages: CoreMessages & OrgPickerMessages;
 }
 
 /** Search box and listbox inside the picker's dialog. */

@@ -1,12 +1,13 @@
 import type { Organization } from '@bridgekit/contract';
 import * as Dialog from '@radix-ui/react-dialog';
+import { useControllableState } from '@radix-ui/react-use-controllable-state';
 import { type ComponentPropsWithoutRef, forwardRef, useState } from 'react';
 import { rootProps } from '../internal/root-props';
-import { useControllable } from '../internal/use-controllable';
+import { useComponentContext } from '../internal/use-component-context';
 import { useDialogTheme } from '../internal/use-dialog-theme';
 import { useResource } from '../internal/use-resource';
-import { useBridgeContext } from '../provider/bridge-provider';
 import { OrgList } from './org-list';
+import { orgPickerMessages } from './org-picker-messages';
 import { useOrgPages } from './use-org-pages';
 
 export type OrgPickerProps = Omit<
@@ -41,9 +42,13 @@ export const OrgPicker = /* @__PURE__ */ forwardRef<HTMLButtonElement, OrgPicker
       className,
       ...rest
     } = props;
-    const context = useBridgeContext('OrgPicker');
+    const context = useComponentContext('OrgPicker', orgPickerMessages);
     const { client, messages } = context;
-    const [value, setValue] = useControllable(valueProp, defaultValue);
+    const [value, setValue] = useControllableState({
+      prop: valueProp,
+      defaultProp: defaultValue,
+      caller: 'OrgPicker',
+    });
     const [open, setOpen] = useState(false);
     const dialogTheme = useDialogTheme(ref);
     const [picked, setPicked] = useState<Organization | null>(null);

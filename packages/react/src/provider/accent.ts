@@ -63,7 +63,7 @@ export function deriveAccent(accent: string): AccentPair | undefined {
     if (!warned.has(accent)) {
       warned.add(accent);
       console.warn(
-        `Bridgekit: theme.accent ${accent} has a contrast of ${onLight.toFixed(2)}:1 on the light background ${LIGHT_BG} (text needs ${MIN_CONTRAST}:1); the kit keeps its default accent.`,
+        `Bridgekit: theme.accent ${accent} has a contrast of ${onLight.toFixed(2)}:1 on white (under 4.5:1): default accent kept`,
       );
     }
     return undefined;

@@ -5,7 +5,12 @@ import {
   type GetSessionToken,
 } from '@bridgekit/client';
 import { createContext, type ReactNode, useContext, useMemo, useRef } from 'react';
-import { type Messages, type ProviderMessages, providerMessages } from './messages';
+import {
+  type FormMessages,
+  type Messages,
+  type ProviderMessages,
+  providerMessages,
+} from './messages';
 import { type ColorScheme, type ResolvedTheme, resolveTheme, type Theme } from './theme';
 
 export interface BridgeContextValue {
@@ -51,7 +56,7 @@ export type BridgeProviderProps = CommonProps &
   );
 
 /** What `DataSourceForm` gives its parts: the provider's value with the form's strings filled in. */
-export type FormContextValue = BridgeContextValue & { messages: Messages };
+export type FormContextValue = BridgeContextValue & { messages: FormMessages };
 
 const BridgeContext = /* @__PURE__ */ createContext<BridgeContextValue | null>(null);
 

@@ -56,6 +56,15 @@ describe('useBridge().messages', () => {
   it('gets the form defaults back under the overrides with withFormMessages', () => {
     const full = withFormMessages(providerMessages({ dialect: 'Engine' }));
     expectTypeOf(full.connectionString).toEqualTypeOf<string>();
-    expect(full).toEqual({ ...defaultMessages, dialect: 'Engine' });
+    expect(full).toEqual({ ...providerMessages(), ...formMessages, dialect: 'Engine' });
+  });
+
+  it('keeps each component’s own group out of the core set, so MemberCard does not carry them', () => {
+    const messages = providerValue({ membersTitle: 'Membres' });
+    expect(messages.membersTitle).toBe('Membres');
+    for (const key of ['orgPickerTitle', 'addMember', 'rotateSecret', 'checkNow', 'schemaSearch']) {
+      expect(key in messages, key).toBe(false);
+      expect(key in defaultMessages, key).toBe(true);
+    }
   });
 });

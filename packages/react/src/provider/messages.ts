@@ -1,4 +1,10 @@
 import type { ErrorCode, FieldCode } from '@bridgekit/contract';
+import { dataSourceListMessages } from '../data-source-list/data-source-list-messages';
+import { merge } from '../internal/merge';
+import { memberListMessages } from '../member-list/member-list-messages';
+import { orgPickerMessages } from '../org-picker/org-picker-messages';
+import { organizationSettingsMessages } from '../organization-settings/organization-settings-messages';
+import { schemaBrowserMessages } from '../schema-browser/schema-browser-messages';
 
 /** A translation of a server failure: text, or text built from the values the failure names. */
 export type FailureText = string | ((params: Record<string, string | number>) => string);
@@ -31,18 +37,15 @@ const coreMessages = {
   emailVerified: 'Verified',
   memberSince: (createdAt: string) => `Member since ${dateFormat.format(new Date(createdAt))}`,
 
-  orgPickerPlaceholder: 'Select an organization',
-  orgPickerTitle: 'Select an organization',
-  orgSearchLabel: 'Search organizations',
-  orgSearchPlaceholder: 'Search by name or slug',
-  orgListLabel: 'Organizations',
-  orgsLoading: 'Loading organizations…',
-  orgsEmpty: 'No organizations yet.',
-  orgsNoMatch: (query: string) => `No organizations match “${query}”.`,
-  orgsLoadFailed: 'The organizations could not be loaded.',
   loadMore: 'Load more',
   loadingMore: 'Loading more…',
+};
 
+/**
+ * `DataSourceForm`'s strings. Apart from the rest so that a page with only `MemberCard` or
+ * `OrgPicker` does not carry them: the form adds them under the provider's messages itself.
+ */
+export const formMessages = {
   dataSourceLoading: 'Loading data source…',
   dataSourceNotFound: 'This data source could not be found.',
   dataSourceLoadFailed: 'The data source could not be loaded.',
@@ -99,14 +102,6 @@ const coreMessages = {
   deleting: 'Deleting…',
   deleteFailed: 'The data source could not be deleted.',
   deleted: 'The data source was deleted.',
-};
-
-/**
- * `DataSourceForm`'s dialect, connection-string and role-change strings. Apart from the rest so that a page
- * with only `MemberCard` or `OrgPicker` does not carry them: the form adds them under the
- * provider's messages itself.
- */
-export const formMessages = {
   dialect: 'Database type',
   dialectPostgres: 'PostgreSQL',
   dialectMysql: 'MySQL or MariaDB',
@@ -135,20 +130,29 @@ export const formMessages = {
   },
 };
 
-const merge = <A, B>(a: A, b: B): A & B => ({ ...a, ...b });
+export type CoreMessages = typeof coreMessages;
+export type FormMessages = CoreMessages & typeof formMessages;
 
-/** Every user-visible string of the kit. Override any of them through `BridgeProvider`. */
-export const defaultMessages = /* @__PURE__ */ merge(coreMessages, formMessages);
+/**
+ * Every user-visible string of the kit: the core ones and each component's own group. Override
+ * any of them through `BridgeProvider`.
+ */
+export const defaultMessages = /* @__PURE__ */ merge(
+  /* @__PURE__ */ merge(/* @__PURE__ */ merge(coreMessages, orgPickerMessages), formMessages),
+  /* @__PURE__ */ merge(
+    /* @__PURE__ */ merge(memberListMessages, organizationSettingsMessages),
+    /* @__PURE__ */ merge(dataSourceListMessages, schemaBrowserMessages),
+  ),
+);
 
 export type Messages = typeof defaultMessages;
 
 /**
- * The strings a `BridgeProvider` holds (`useBridge().messages`): every core string, and
- * `DataSourceForm`'s own (`formMessages`: dialect, connection string) only where the provider's
- * `messages` override them. The form adds its defaults under them itself (`withFormMessages`).
+ * The strings a `BridgeProvider` holds (`useBridge().messages`): every core string, and a
+ * component's own group (`DataSourceForm`'s, `MemberList`'s…) only where the provider's
+ * `messages` override them. Each component adds its group's defaults under them itself.
  */
-export type ProviderMessages = Omit<Messages, keyof typeof formMessages> &
-  Partial<Pick<Messages, keyof typeof formMessages>>;
+export type ProviderMessages = CoreMessages & Partial<Omit<Messages, keyof CoreMessages>>;
 
 /** The provider's strings: the core ones with the overrides over them. */
 export const providerMessages = (overrides?: Partial<Messages>): ProviderMessages => ({
@@ -156,8 +160,10 @@ export const providerMessages = (overrides?: Partial<Messages>): ProviderMessage
   ...overrides,
 });
 
+/** The provider's strings with one component's defaults under them. */
+export const withMessages = <G extends object>(messages: ProviderMessages, group: G) =>
+  ({ ...group, ...messages }) as CoreMessages & G;
+
 /** The provider's strings with the form's defaults under them. */
-export const withFormMessages = (messages: ProviderMessages): Messages => ({
-  ...formMessages,
-  ...messages,
-});
+export const withFormMessages = (messages: ProviderMessages): FormMessages =>
+  withMessages(messages, formMessages);

@@ -5,9 +5,13 @@ import type { BridgeClient } from '@bridgekit/client';
 import {
   BridgeProvider,
   DataSourceForm,
+  DataSourceList,
   MemberCard,
+  MemberList,
   type Messages,
+  OrganizationSettings,
   OrgPicker,
+  SchemaBrowser,
   type Theme,
 } from '@bridgekit/react';
 
@@ -38,6 +42,29 @@ export const provider = (
       unstyled={maybeFlag}
     />
     <MemberCard orgId="org_1" memberId="mem_1" member={nothing} unstyled={maybeFlag} />
+    <MemberList orgId="org_1" pageSize={nothing} onMembersChange={nothing} unstyled={maybeFlag} />
+    <OrganizationSettings
+      orgId="org_1"
+      onSaved={nothing}
+      onDeleted={nothing}
+      unstyled={maybeFlag}
+    />
+    <DataSourceList
+      orgId="org_1"
+      pageSize={nothing}
+      onSaved={nothing}
+      onDeleted={nothing}
+      unstyled={maybeFlag}
+    />
+    <SchemaBrowser
+      orgId="org_1"
+      dataSourceId="ds_1"
+      dataSourceName={maybe}
+      version={nothing}
+      pageSize={nothing}
+      height={nothing}
+      unstyled={maybeFlag}
+    />
   </BridgeProvider>
 );
 

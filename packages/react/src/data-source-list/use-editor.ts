@@ -1,6 +1,5 @@
 import type { DataSource } from '@bridgekit/contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { embedMessages as text } from './embed-messages';
 import type { DataSourcePages } from './use-data-sources';
 
 export interface Editor {
@@ -12,11 +11,18 @@ export interface Editor {
 }
 
 /**
- * Which data source the embed page edits, and where focus goes: to the editor's title when
+ * Which data source the list edits, and where focus goes: to the editor's title when
  * one opens, back to the button that opened it (or the list's title) when it closes, and to
  * the list's title with a notice after a delete.
  */
-export function useEmbedEditor(pages: DataSourcePages) {
+export function useEditor(
+  pages: DataSourcePages,
+  deletedNamed: (name: string) => string,
+  events: {
+    onSaved?: ((record: DataSource) => void) | undefined;
+    onDeleted?: ((record: DataSource) => void) | undefined;
+  },
+) {
   const [editor, setEditor] = useState<Editor | null>(null);
   const [notice, setNotice] = useState('');
   const added = useRef(0);
@@ -55,15 +61,17 @@ export function useEmbedEditor(pages: DataSourcePages) {
     },
     onSaved: (record: DataSource) => {
       pages.upsert(record);
+      events.onSaved?.(record);
       setEditor((current) => current && { ...current, name: record.displayName });
     },
     onDeleted: (record: DataSource) => {
       pages.remove(record.id);
       setEditor(null);
-      setNotice(text.deletedNamed(record.displayName));
+      setNotice(deletedNamed(record.displayName));
+      events.onDeleted?.(record);
       listTitle.current?.focus();
     },
   };
 }
 
-export type EmbedEditor = ReturnType<typeof useEmbedEditor>;
+export type ListEditor = ReturnType<typeof useEditor>;

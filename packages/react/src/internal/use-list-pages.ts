@@ -1,32 +1,24 @@
-import type { BridgeClient } from '@bridgekit/client';
-import type { DataSource } from '@bridgekit/contract';
 import { useCallback, useEffect } from 'react';
-import { type Pages, useCursorPages } from '../internal/use-cursor-pages';
-
-const PAGE_SIZE = 50;
+import { type CursorPage, type Pages, useCursorPages } from './use-cursor-pages';
 
 /**
  * `loading` covers the first page and every next one (`items` tells them apart); `load` asks
  * for the next page, or the first one again after an error.
  */
-export interface DataSourcePages extends Pages<DataSource, never> {
+export interface ListPages<T> extends Pages<T, never> {
   /** Puts a created or updated record in the list (in place, or appended). */
-  upsert: (record: DataSource) => void;
+  upsert: (record: T) => void;
   remove: (id: string) => void;
 }
 
-/** The organization's data sources, keyset-paginated, kept in step with the form's saves. */
-export function useDataSources(client: BridgeClient, orgId: string): DataSourcePages {
-  const fetchPage = useCallback(
-    (cursor: string | null, signal: AbortSignal) =>
-      client.listDataSources({
-        params: { orgId },
-        query: { limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) },
-        signal,
-      }),
-    [client, orgId],
-  );
-  const { pages, setState, abort } = useCursorPages<DataSource, never>(fetchPage, {
+/**
+ * A keyset-paginated list whose first page loads on mount, kept in step with the caller's
+ * writes. `fetchPage` should be memoized; a new one starts over.
+ */
+export function useListPages<T extends { id: string }>(
+  fetchPage: (cursor: string | null, signal: AbortSignal) => Promise<CursorPage<T>>,
+): ListPages<T> {
+  const { pages, setState, abort } = useCursorPages<T, never>(fetchPage, {
     items: [],
     hasMore: true,
     cursor: null,
@@ -41,7 +33,7 @@ export function useDataSources(client: BridgeClient, orgId: string): DataSourceP
   }, [load, abort]);
 
   const upsert = useCallback(
-    (record: DataSource) => {
+    (record: T) => {
       setState((s) => {
         const at = s.items.findIndex((item) => item.id === record.id);
         if (at === -1) return { ...s, items: [...s.items, record] };

@@ -5,9 +5,9 @@ import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeFetch, type Handlers, ok, paginate } from '../../../../stories/fake-bridge';
-import { ada, dataSource, grace, ORG_ID } from '../../../../test/support/fixtures';
+import { dataSource, ORG_ID, organizations, sessionInfo } from '../../../../test/support/fixtures';
 import { BridgeProvider } from '../provider/bridge-provider';
-import { EmbedPage } from './embed-page';
+import { DataSourceList } from './data-source-list';
 
 afterEach(cleanup);
 vi.setConfig({ testTimeout: 20_000 });
@@ -75,23 +75,16 @@ const schemaPages: Handlers['getDataSourceSchema'] = ({ query, params }) => {
   };
 };
 
-function setup(handlers: Handlers, member = ada) {
+function setup(handlers: Handlers, role: 'ADMIN' | 'MEMBER' = 'ADMIN') {
   const calls: string[] = [];
-  const fake = fakeFetch({ getMember: ok(member), ...handlers });
+  const fake = fakeFetch({ ssoSession: ok(sessionInfo(organizations[0]!, role)), ...handlers });
   const fetch: FetchLike = (url, init) => {
-    calls.push(`${init.method ?? 'GET'} ${url}`);
+    if (!url.endsWith('/api/sso/session')) calls.push(`${init.method ?? 'GET'} ${url}`);
     return fake(url, init);
   };
-  // The page as the embed app shows it once signed in (sign-in itself: embed-app.test.tsx).
   render(
-    <BridgeProvider baseUrl="" getSessionToken={() => 'sess_embed'} fetch={fetch}>
-      <EmbedPage
-        orgId={ORG_ID}
-        memberId={member.id}
-        orgName="Acme"
-        hideOrgName={false}
-        theme="light"
-      />
+    <BridgeProvider baseUrl="" getSessionToken={() => 'sess_kit'} fetch={fetch}>
+      <DataSourceList orgId={ORG_ID} />
     </BridgeProvider>,
   );
   return { calls, user: userEvent.setup() };
@@ -105,7 +98,7 @@ const describedText = (element: Element) =>
     .map((id) => document.getElementById(id)?.textContent ?? '')
     .join(' ');
 
-describe('embed data source list: health and sync', () => {
+describe('DataSourceList: health, sync and tables', () => {
   it('shows each badge state with its relative time', async () => {
     setup({ listDataSources: paginate([healthy, broken, fresh, running]) });
 
@@ -229,15 +222,17 @@ describe('embed data source list: health and sync', () => {
     );
   });
 
-  it('gives a MEMBER the badges without Sync now', async () => {
-    setup({ listDataSources: paginate([healthy]) }, grace);
+  it('gives a MEMBER the badges and tables without Check now, Sync now, Edit or Add', async () => {
+    setup({ listDataSources: paginate([healthy]) }, 'MEMBER');
     const ok1 = await itemOf('Healthy and synced');
-    await screen.findByText('Grace Brewster Murray Hopper-Featherstonehaugh');
+    await waitFor(() => expect(screen.queryByText('Loading data sources…')).toBeNull());
     expect(within(ok1).getByRole('button', { name: /^Health: Healthy/ })).toBeTruthy();
-    expect(within(ok1).queryByRole('button', { name: /^Sync now/ })).toBeNull();
+    expect(within(ok1).queryByRole('button', { name: /^Sync now|^Check now|^Edit/ })).toBeNull();
+    expect(within(ok1).getByRole('button', { name: 'Tables of Healthy and synced' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add data source' })).toBeNull();
   });
 
-  it('lists the synced tables on demand, a page at a time', async () => {
+  it('opens the synced tables on demand in a SchemaBrowser', async () => {
     const { calls, user } = setup({
       listDataSources: paginate([healthy, fresh]),
       getDataSourceSchema: schemaPages,
@@ -250,25 +245,72 @@ describe('embed data source list: health and sync', () => {
 
     await user.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
-    await within(ok1).findByText('public.table_001');
-    expect(document.getElementById(toggle.getAttribute('aria-controls') ?? '')).toBeTruthy();
+    const tree = await within(ok1).findByRole('tree', { name: 'Tables of Healthy and synced' });
+    expect(
+      document.getElementById(toggle.getAttribute('aria-controls') ?? '')?.contains(tree),
+    ).toBe(true);
     expect(within(ok1).getByText('60 tables, read 2 hours ago')).toBeTruthy();
-    expect(within(ok1).getAllByRole('listitem')).toHaveLength(50);
-    expect(within(ok1).getByText('public.table_010').nextSibling?.textContent).toBe(
+    expect(within(tree).getByText('public.table_010').nextSibling?.textContent).toBe(
       'view · 2 columns',
     );
-
-    await user.click(within(ok1).getByRole('button', { name: 'Load more' }));
-    await within(ok1).findByText('public.table_060');
-    expect(within(ok1).getAllByRole('listitem')).toHaveLength(60);
-    expect(within(ok1).queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(calls.filter((call) => call.includes('/schema'))).toEqual([
-      `GET /api/public/organizations/${ORG_ID}/data-sources/${healthy.id}/schema?limit=50`,
-      `GET /api/public/organizations/${ORG_ID}/data-sources/${healthy.id}/schema?limit=50&cursor=50`,
+      `GET /api/public/organizations/${ORG_ID}/data-sources/${healthy.id}/schema?limit=100`,
     ]);
 
     await user.click(toggle);
-    expect(within(ok1).queryByText('public.table_001')).toBeNull();
+    expect(within(ok1).queryByRole('tree')).toBeNull();
+  });
+
+  it('Check now (ADMIN): POST …/health-check, then the result with the error in words', async () => {
+    const checked: DataSource = {
+      ...fresh,
+      lastHealthStatus: 'UNHEALTHY',
+      lastHealthCheckAttemptAt: new Date().toISOString(),
+      healthErrorMessage: 'The connection timed out. Allow 203.0.113.7 in the database firewall.',
+    };
+    const { calls, user } = setup({
+      listDataSources: paginate([fresh]),
+      checkDataSourceHealth: () => ok(checked),
+    });
+    const row = await itemOf('Brand new');
+    await user.click(within(row).getByRole('button', { name: 'Check now Brand new' }));
+    expect(calls).toContain(
+      `POST /api/public/organizations/${ORG_ID}/data-sources/${fresh.id}/health-check`,
+    );
+    await within(row).findByRole('button', { name: 'Health: Unhealthy just now' });
+    // The last error in words, not only in the badge's tip.
+    expect(row.querySelector('p.bk-data-source-list__reason')?.textContent).toBe(
+      checked.healthErrorMessage,
+    );
+  });
+
+  it('says why a health check could not run', async () => {
+    const { user } = setup({
+      listDataSources: paginate([fresh]),
+      checkDataSourceHealth: fail('TooManyRequests', 'Too many checks; try again in 30 seconds.'),
+    });
+    const row = await itemOf('Brand new');
+    await user.click(within(row).getByRole('button', { name: 'Check now Brand new' }));
+    expect((await within(row).findByRole('alert')).textContent).toBe(
+      'Too many checks; try again in 30 seconds.',
+    );
+    expect(row.textContent).toContain('Health: Not checked yet');
+  });
+
+  it('opens DataSourceForm in the row to edit, and a new one at the top to add', async () => {
+    const { user } = setup({ listDataSources: paginate([healthy, broken]) });
+    const bad = await itemOf('Broken one');
+    await user.click(within(bad).getByRole('button', { name: 'Edit Broken one' }));
+    const title = await within(bad).findByRole('heading', { name: 'Edit “Broken one”' });
+    expect(document.activeElement).toBe(title);
+    expect(within(bad).getByLabelText('Display name')).toBeTruthy();
+    await user.click(within(bad).getByRole('button', { name: 'Close' }));
+    expect(document.activeElement).toBe(
+      within(bad).getByRole('button', { name: 'Edit Broken one' }),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Add data source' }));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Add data source' }));
   });
 
   it('says when the tables could not be loaded, and retries', async () => {
@@ -294,7 +336,6 @@ describe('embed data source list: health and sync', () => {
       getDataSourceSchema: schemaPages,
     });
     const ok1 = await itemOf('Healthy and synced');
-    await screen.findByText('Ada Lovelace');
     await user.click(within(ok1).getByRole('button', { name: /^Tables of/ }));
     await within(ok1).findByText('public.table_001');
     const { violations } = await axe.run(document.body);

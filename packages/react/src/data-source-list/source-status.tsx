@@ -1,6 +1,6 @@
 import type { DataSource } from '@bridgekit/contract';
 import { useEffect, useId, useState } from 'react';
-import type { EmbedMessages } from './embed-messages';
+import type { StatusMessages } from './list-context';
 
 type Tone = 'verified' | 'danger' | 'busy' | undefined;
 
@@ -16,11 +16,17 @@ export interface BadgeState {
   times: string[];
 }
 
-const at = (text: EmbedMessages, line: (when: string) => string, iso: string | null) =>
+const at = (text: StatusMessages, line: (when: string) => string, iso: string | null) =>
   iso ? [line(text.absoluteTime(iso))] : [];
 
-export function healthState(record: DataSource, text: EmbedMessages): BadgeState {
+/** `checking`: a check this list asked for and has not had the answer to yet. */
+export function healthState(
+  record: DataSource,
+  text: StatusMessages,
+  checking = false,
+): BadgeState {
   const { lastHealthStatus: status, lastHealthCheckAttemptAt: checked } = record;
+  if (checking) return { label: text.checking, tone: 'busy', time: null, reason: null, times: [] };
   if (!status)
     return { label: text.healthUnknown, tone: undefined, time: null, reason: null, times: [] };
   const healthy = status === 'HEALTHY';
@@ -37,7 +43,7 @@ export function healthState(record: DataSource, text: EmbedMessages): BadgeState
 }
 
 /** `syncing`: a sync this page asked for and has not seen finish yet. */
-export function syncState(record: DataSource, text: EmbedMessages, syncing = false): BadgeState {
+export function syncState(record: DataSource, text: StatusMessages, syncing = false): BadgeState {
   const attempt = record.lastSyncAttemptAt;
   const succeeded = record.lastSuccessfulSyncAt;
   const status = syncing ? 'SYNCING' : record.lastSyncStatus;
@@ -90,7 +96,7 @@ interface StatusBadgeProps {
   topic: string;
   state: BadgeState;
   now: number;
-  text: EmbedMessages;
+  text: StatusMessages;
 }
 
 /**
