@@ -10,3 +10,4 @@ export * from './openapi-schema';
 export * from './organization';
 export * from './routes';
 export * from './sso';
+export * from './webhook';

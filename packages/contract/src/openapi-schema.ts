@@ -4,6 +4,7 @@ import { DataSource, VerifyResult } from './data-source';
 import { Member, User } from './member';
 import { Organization } from './organization';
 import { EmbedSession, SsoSession } from './sso';
+import { WebhookDelivery, WebhookEndpoint } from './webhook';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -17,6 +18,8 @@ export const COMPONENT_SCHEMAS = {
   User,
   SsoSession,
   EmbedSession,
+  WebhookEndpoint,
+  WebhookDelivery,
 } as const satisfies Record<string, z.ZodType>;
 
 const componentNames = new Map<unknown, string>(

@@ -6,6 +6,7 @@ import {
   type OrganizationRow,
   updateOrganizationRow,
 } from '../store/organizations';
+import { recordEvent } from '../webhooks/events';
 
 /** The field names bound into each sealed secret's associated data (`recordId:field`). */
 export const JWT_SECRET_FIELD = 'jwtSecret';
@@ -55,6 +56,11 @@ export async function rotateJwtSecret(
       updatedAt: now.toISOString(),
     });
     if (!row) throw notFound('Organization', 'organization_not_found');
+    const data = {
+      organizationId: org.id,
+      previousJwtSecretExpiresAt: row.previousJwtSecretExpiresAt,
+    };
+    await recordEvent(tx, org.id, 'organization.jwt_secret_rotated', data, now);
     return { row, secret };
   });
 }

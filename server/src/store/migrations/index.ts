@@ -21,6 +21,7 @@ import { embedHandoffReplays } from './0012-embed-handoff-replays';
 import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
 import { ssoMembersAfterRedis } from './0014-sso-members-after-redis';
 import { keyChecks } from './0015-key-checks';
+import { webhooks } from './0017-webhooks';
 import type { Dialect } from './dialect';
 
 export { VERSIONED_TABLES } from './versioned-tables';
@@ -43,6 +44,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce(dialect),
     '0014_sso_members_after_redis': ssoMembersAfterRedis(dialect),
     '0015_key_checks': keyChecks(),
+    '0017_webhooks': webhooks(dialect),
   };
 }
 
