@@ -125,16 +125,19 @@ export async function claimDue(
   busyEndpoints: readonly string[],
 ): Promise<DueDelivery[]> {
   return db.transaction().execute(async (tx) => {
+    // A disabled endpoint's deliveries wait (turned back on, it gets them).
     let due = tx
-      .selectFrom('webhookDeliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('nextAttemptAt', '<=', at.now)
-      .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', at.now)]))
-      .$if(busyEndpoints.length > 0, (q) => q.where('endpointId', 'not in', busyEndpoints))
-      .orderBy('nextAttemptAt')
+      .selectFrom('webhookDeliveries as d')
+      .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
+      .select('d.id')
+      .where('d.status', '=', 'pending')
+      .where('w.enabled', '=', 1)
+      .where('d.nextAttemptAt', '<=', at.now)
+      .where((eb) => eb.or([eb('d.leaseUntil', 'is', null), eb('d.leaseUntil', '<', at.now)]))
+      .$if(busyEndpoints.length > 0, (q) => q.where('d.endpointId', 'not in', busyEndpoints))
+      .orderBy('d.nextAttemptAt')
       .limit(limit);
-    if (engine === 'postgres') due = due.forUpdate().skipLocked();
+    if (engine === 'postgres') due = due.forUpdate('d').skipLocked();
     const ids = (await due.execute()).map((r) => r.id);
     if (ids.length === 0) return [];
     await tx
