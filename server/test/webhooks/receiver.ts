@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  /** The path and query it was sent to. */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
@@ -24,6 +26,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({
+        url: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString(),
         at: Date.now(),
