@@ -11,6 +11,7 @@ import {
   type Values,
 } from './cli/command';
 import { ORG_COMMANDS } from './cli/org-commands';
+import { WEBHOOK_COMMANDS } from './cli/webhook-commands';
 import { ConfigError, loadConfig } from './config';
 import type { Deps } from './deps';
 import { createApiKeyForEmail } from './domain/api-key-admin';
@@ -170,6 +171,7 @@ const COMMANDS: Command[] = [
     run: backup,
   },
   ...ORG_COMMANDS,
+  ...WEBHOOK_COMMANDS,
 ];
 
 const USAGE = `Usage: bridge <command>

@@ -256,7 +256,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine
       async () => (await deliveries(endpoint.id))[0],
       (d) => d?.status === 'succeeded',
     );
-    expect(back.attempts).toBe(1);
+    expect(back?.attempts).toBe(1);
     await bridge.request('DELETE', `${orgPath()}/webhook-endpoints/${endpoint.id}`, {
       key: admin.key,
     });
