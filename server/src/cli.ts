@@ -102,7 +102,7 @@ async function rotate({ out, getDeps }: CommandInput) {
   const deps = await getDeps({ rotating: true });
   const counts = await rotateSecrets(deps);
   out(
-    `re-encrypted ${counts.organizations} organization(s) and ${counts.dataSources} data source(s)`,
+    `re-encrypted ${counts.organizations} organization(s), ${counts.dataSources} data source(s) and ${counts.webhookEndpoints} webhook endpoint(s)`,
   );
   return deps;
 }

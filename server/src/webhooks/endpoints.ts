@@ -156,3 +156,44 @@ export function rotateEndpointSecret(
     return { row, secret };
   });
 }
+
+/**
+ * Re-seals every endpoint's secrets that are not under the current key (`bridge secrets
+ * rotate`), each only if unchanged since read; returns how many endpoints changed.
+ */
+export async function resealEndpoints(deps: Deps): Promise<number> {
+  const { db } = deps.store;
+  const box = deps.secretBox;
+  const columns = [
+    ['secretSealed', SECRET_FIELD],
+    ['previousSecretSealed', PREVIOUS_SECRET_FIELD],
+  ] as const;
+  let changed = 0;
+  let cursor = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('webhookEndpoints')
+      .select(['id', 'secretSealed', 'previousSecretSealed'])
+      .where('id', '>', cursor)
+      .orderBy('id')
+      .limit(200)
+      .execute();
+    for (const row of rows) {
+      let resealed = false;
+      for (const [column, field] of columns) {
+        const sealed = row[column];
+        if (!sealed || !box.isStale(sealed)) continue;
+        const result = await db
+          .updateTable('webhookEndpoints')
+          .set({ [column]: box.seal(box.open(sealed, row.id, field), row.id, field) })
+          .where('id', '=', row.id)
+          .where(column, '=', sealed)
+          .executeTakeFirst();
+        if (result.numUpdatedRows > 0n) resealed = true;
+      }
+      if (resealed) changed++;
+    }
+    if (rows.length < 200) return changed;
+    cursor = rows.at(-1)!.id;
+  }
+}
