@@ -1,5 +1,5 @@
 // `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile, pooler,
-// start, cli, lifecycle, growth, preflight.
+// start, cli, lifecycle, growth, preflight, webhooks.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
@@ -11,6 +11,7 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   lifecycle: () => import('./lifecycle'),
   growth: () => import('./growth'),
   preflight: () => import('./preflight'),
+  webhooks: () => import('./webhooks'),
 };
 
 const wanted = process.argv.slice(2);
