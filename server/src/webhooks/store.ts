@@ -114,7 +114,8 @@ export const findDelivery = (db: Db, id: string): Promise<DeliveryWithType | und
 
 /**
  * Takes up to `limit` due deliveries for `leaseUntil`, skipping `busyEndpoints` (this instance
- * is sending to them as much as it may). PostgreSQL: rows another instance is claiming are
+ * is sending to them as much as it may) and disabled endpoints (their deliveries wait). One
+ * statement, no transaction held open: on PostgreSQL rows another instance is claiming are
  * skipped, so each is taken once. Returns them with their event and endpoint.
  */
 export async function claimDue(
@@ -124,36 +125,38 @@ export async function claimDue(
   limit: number,
   busyEndpoints: readonly string[],
 ): Promise<DueDelivery[]> {
-  return db.transaction().execute(async (tx) => {
-    // A disabled endpoint's deliveries wait (turned back on, it gets them).
-    let due = tx
-      .selectFrom('webhookDeliveries as d')
-      .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
-      .select('d.id')
-      .where('d.status', '=', 'pending')
-      .where('w.enabled', '=', 1)
-      .where('d.nextAttemptAt', '<=', at.now)
-      .where((eb) => eb.or([eb('d.leaseUntil', 'is', null), eb('d.leaseUntil', '<', at.now)]))
-      .$if(busyEndpoints.length > 0, (q) => q.where('d.endpointId', 'not in', busyEndpoints))
-      .orderBy('d.nextAttemptAt')
-      .limit(limit);
-    if (engine === 'postgres') due = due.forUpdate('d').skipLocked();
-    const ids = (await due.execute()).map((r) => r.id);
-    if (ids.length === 0) return [];
-    await tx
-      .updateTable('webhookDeliveries')
-      .set({ leaseUntil: at.leaseUntil })
-      .where('id', 'in', ids)
-      .execute();
-    return tx
-      .selectFrom('webhookDeliveries as d')
-      .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
-      .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
-      .selectAll('d')
-      .select(['e.type as eventType', 'e.payload', 'w.url', 'w.organizationId'])
-      .where('d.id', 'in', ids)
-      .execute();
-  });
+  let due = db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
+    .select('d.id')
+    .where('d.status', '=', 'pending')
+    .where('w.enabled', '=', 1)
+    .where('d.nextAttemptAt', '<=', at.now)
+    .where((eb) => eb.or([eb('d.leaseUntil', 'is', null), eb('d.leaseUntil', '<', at.now)]))
+    .$if(busyEndpoints.length > 0, (q) => q.where('d.endpointId', 'not in', busyEndpoints))
+    .orderBy('d.nextAttemptAt')
+    .limit(limit);
+  if (engine === 'postgres') due = due.forUpdate('d').skipLocked();
+  const claimed = await db
+    .updateTable('webhookDeliveries')
+    .set({ leaseUntil: at.leaseUntil })
+    .where('id', 'in', due)
+    .returning('id')
+    .execute();
+  if (claimed.length === 0) return [];
+  return db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
+    .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
+    .selectAll('d')
+    .select(['e.type as eventType', 'e.payload', 'w.url', 'w.organizationId'])
+    .where(
+      'd.id',
+      'in',
+      claimed.map((r) => r.id),
+    )
+    .where('d.leaseUntil', '=', at.leaseUntil)
+    .execute();
 }
 
 /** Records one attempt's outcome, if this instance still holds the lease it claimed with. */
