@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { signingSecrets } from './endpoints';
 import { DEFAULT_SEND_LIMITS, type SendLimits, sendWebhook } from './send';
 import { webhookHeaders } from './signing';
-import { claimDue, type DueDelivery, findEndpointById, recordAttempt } from './store';
+import { claimDue, type DueDelivery, findEndpointById, pruneOutbox, recordAttempt } from './store';
 
 /**
  * The wait before each attempt (Standard Webhooks' schedule): at once, then 5 s, 5 min, 30 min,
@@ -24,7 +24,12 @@ export interface DispatcherOptions {
   /** How long a claimed delivery stays this instance's (longer than an attempt can take). */
   leaseMs?: number;
   limits?: SendLimits;
+  /** How long finished deliveries stay in the log (default 30 days). */
+  retentionMs?: number;
 }
+
+/** How often finished deliveries past their retention are deleted. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface Dispatcher {
   /** Stops claiming; waits for the attempts in flight. */
@@ -49,6 +54,7 @@ export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Di
     scheduleMs = RETRY_SCHEDULE_MS,
     leaseMs = 60_000,
     limits = DEFAULT_SEND_LIMITS,
+    retentionMs = 30 * 86_400_000,
   } = options;
   const perEndpointBusy = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
@@ -159,6 +165,15 @@ export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Di
     }
   }
 
+  const prune = () => {
+    const before = new Date(deps.now().getTime() - retentionMs).toISOString();
+    pruneOutbox(deps.store.db, before).catch((err) =>
+      deps.log.warn({ err }, 'webhook dispatcher: prune failed'),
+    );
+  };
+  const pruner = setInterval(prune, PRUNE_EVERY_MS);
+  pruner.unref();
+
   const tick = () => {
     polling = poll()
       .catch((err) => deps.log.warn({ err }, 'webhook dispatcher: poll failed'))
@@ -175,6 +190,7 @@ export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Di
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearInterval(pruner);
       await polling;
       await Promise.allSettled([...inFlight]);
     },

@@ -172,3 +172,25 @@ export const recordAttempt = (
     .where('id', '=', id)
     .where('leaseUntil', '=', leaseUntil)
     .executeTakeFirst();
+
+/**
+ * Deletes events recorded before `before` that have no delivery left to make, with their
+ * deliveries (the foreign key cascades); returns how many events went.
+ */
+export async function pruneOutbox(db: Db, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('webhookEvents')
+    .where('createdAt', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhookDeliveries as d')
+            .select('d.id')
+            .whereRef('d.eventId', '=', 'webhookEvents.id')
+            .where('d.status', '=', 'pending'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
