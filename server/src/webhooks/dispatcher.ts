@@ -40,6 +40,80 @@ export interface Dispatcher {
 const givenUp = (attempts: number, last: string) =>
   `Disabled after a delivery failed ${attempts} attempts (the last: ${last}); turn it back on with enabled: true`;
 
+/** Signs and sends one claimed delivery, then records the outcome (see startDispatcher). */
+async function attempt(
+  deps: Deps,
+  delivery: DueDelivery,
+  leaseUntil: string,
+  settings: { scheduleMs: readonly number[]; limits: SendLimits },
+) {
+  const endpoint = await findEndpointById(deps.store.db, delivery.endpointId);
+  if (!endpoint) return;
+  const timestamp = Math.floor(deps.now().getTime() / 1000);
+  const secrets = signingSecrets(deps, endpoint);
+  const headers = webhookHeaders(secrets, delivery.eventId, timestamp, delivery.payload);
+  const policy = { allowPrivateNetworks: deps.config.allowPrivateNetworks };
+  const result = await sendWebhook(
+    endpoint.url,
+    headers,
+    delivery.payload,
+    policy,
+    settings.limits,
+  );
+  const attempts = delivery.attempts + 1;
+  const at = deps.now();
+  const ok = 'status' in result && result.status >= 200 && result.status < 300;
+  const last = 'status' in result ? `HTTP ${result.status}` : result.error;
+  const base = {
+    attempts,
+    lastAttemptAt: at.toISOString(),
+    lastResponseStatus: 'status' in result ? result.status : null,
+    lastError: ok ? null : last,
+  };
+  const { db } = deps.store;
+  if (ok) {
+    await recordAttempt(db, delivery.id, leaseUntil, {
+      ...base,
+      status: 'succeeded',
+      nextAttemptAt: null,
+    });
+    return;
+  }
+  const wait = settings.scheduleMs[attempts];
+  if (wait !== undefined) {
+    const next = new Date(at.getTime() + wait).toISOString();
+    await recordAttempt(db, delivery.id, leaseUntil, { ...base, nextAttemptAt: next });
+    return;
+  }
+  await db.transaction().execute(async (tx) => {
+    await recordAttempt(tx, delivery.id, leaseUntil, {
+      ...base,
+      status: 'failed',
+      nextAttemptAt: null,
+    });
+    await tx
+      .updateTable('webhookEndpoints')
+      .set({ enabled: 0, disabledReason: givenUp(attempts, last), disabledAt: at.toISOString() })
+      .where('id', '=', delivery.endpointId)
+      .where('enabled', '=', 1)
+      .execute();
+  });
+  deps.log.warn({ endpointId: delivery.endpointId, attempts }, 'webhook endpoint disabled');
+}
+
+/** Deletes finished events past `retentionMs`, hourly; returns the timer. */
+function startPruner(deps: Deps, retentionMs: number): NodeJS.Timeout {
+  const prune = () => {
+    const before = new Date(deps.now().getTime() - retentionMs).toISOString();
+    pruneOutbox(deps.store.db, before).catch((err) =>
+      deps.log.warn({ err }, 'webhook dispatcher: prune failed'),
+    );
+  };
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  return timer;
+}
+
 /**
  * Sends the outbox: claims due deliveries (a lease in the store, so on a shared PostgreSQL each
  * is taken by one instance, and one left by a killed process is taken again when its lease
@@ -65,68 +139,10 @@ export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Di
   const busyEndpoints = () =>
     [...perEndpointBusy].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
 
-  async function attempt(delivery: DueDelivery, leaseUntil: string) {
-    const endpoint = await findEndpointById(deps.store.db, delivery.endpointId);
-    if (!endpoint) return;
-    const now = deps.now();
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const headers = webhookHeaders(
-      signingSecrets(deps, endpoint),
-      delivery.eventId,
-      timestamp,
-      delivery.payload,
-    );
-    const result = await sendWebhook(
-      endpoint.url,
-      headers,
-      delivery.payload,
-      { allowPrivateNetworks: deps.config.allowPrivateNetworks },
-      limits,
-    );
-    const attempts = delivery.attempts + 1;
-    const at = deps.now();
-    const ok = 'status' in result && result.status >= 200 && result.status < 300;
-    const last = 'status' in result ? `HTTP ${result.status}` : result.error;
-    const base = {
-      attempts,
-      lastAttemptAt: at.toISOString(),
-      lastResponseStatus: 'status' in result ? result.status : null,
-      lastError: ok ? null : last,
-    };
-    if (ok) {
-      await recordAttempt(deps.store.db, delivery.id, leaseUntil, {
-        ...base,
-        status: 'succeeded',
-        nextAttemptAt: null,
-      });
-      return;
-    }
-    const wait = scheduleMs[attempts];
-    if (wait !== undefined) {
-      const next = new Date(at.getTime() + wait).toISOString();
-      await recordAttempt(deps.store.db, delivery.id, leaseUntil, { ...base, nextAttemptAt: next });
-      return;
-    }
-    await deps.store.db.transaction().execute(async (tx) => {
-      await recordAttempt(tx, delivery.id, leaseUntil, {
-        ...base,
-        status: 'failed',
-        nextAttemptAt: null,
-      });
-      await tx
-        .updateTable('webhookEndpoints')
-        .set({ enabled: 0, disabledReason: givenUp(attempts, last), disabledAt: at.toISOString() })
-        .where('id', '=', delivery.endpointId)
-        .where('enabled', '=', 1)
-        .execute();
-    });
-    deps.log.warn({ endpointId: delivery.endpointId, attempts }, 'webhook endpoint disabled');
-  }
-
   function run(delivery: DueDelivery, leaseUntil: string) {
     const id = delivery.endpointId;
     perEndpointBusy.set(id, (perEndpointBusy.get(id) ?? 0) + 1);
-    const work = attempt(delivery, leaseUntil)
+    const work = attempt(deps, delivery, leaseUntil, { scheduleMs, limits })
       .catch((err) => deps.log.error({ err, deliveryId: delivery.id }, 'webhook attempt failed'))
       .finally(() => {
         const n = (perEndpointBusy.get(id) ?? 1) - 1;
@@ -165,14 +181,7 @@ export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Di
     }
   }
 
-  const prune = () => {
-    const before = new Date(deps.now().getTime() - retentionMs).toISOString();
-    pruneOutbox(deps.store.db, before).catch((err) =>
-      deps.log.warn({ err }, 'webhook dispatcher: prune failed'),
-    );
-  };
-  const pruner = setInterval(prune, PRUNE_EVERY_MS);
-  pruner.unref();
+  const pruner = startPruner(deps, retentionMs);
 
   const tick = () => {
     polling = poll()
