@@ -8,7 +8,7 @@ import {
   removeBridgeData,
 } from '../test/support/bridge-data';
 import { startBenchBridge } from './support/bench-bridge';
-import { fmt, type LoadResult, load, median } from './support/load';
+import { type CpuLoadResult, fmt, load, loadWithCpu, median } from './support/load';
 
 const ORGS = 50;
 const ENDPOINTS = 10;
@@ -107,7 +107,12 @@ async function round(
     const { headers } = seeded;
     await load({ url, headers, connections: CONNECTIONS, duration: 2 });
     const before = receiver.count();
-    const result = await load({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+    const result = await loadWithCpu(bridge.pid, {
+      url,
+      headers,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+    });
     const delivered = receiver.count() - before;
     return { result, delivered, failed: producer?.failed() ?? 0 };
   } finally {
@@ -134,8 +139,8 @@ export async function run() {
       const data = newBridgeData(db?.url);
       try {
         const seeded = await seed(data, receiver.url);
-        const idle: LoadResult[] = [];
-        const busy: LoadResult[] = [];
+        const idle: CpuLoadResult[] = [];
+        const busy: CpuLoadResult[] = [];
         const delivered: number[] = [];
         let failed = 0;
         for (let i = 0; i < ROUNDS; i++) {
@@ -145,21 +150,24 @@ export async function run() {
           delivered.push(r.delivered);
           failed += r.failed;
         }
-        const rps = (rs: LoadResult[]) => median(rs.map((r) => r.rps));
+        const rps = (rs: CpuLoadResult[]) => median(rs.map((r) => r.rps));
+        const cpu = (rs: CpuLoadResult[]) => median(rs.map((r) => r.cpuUs));
         const ratio = rps(busy) / rps(idle);
         console.log(`### ${engine}\n`);
-        console.log('| deliveries | req/s (median) | rounds req/s | p99 ms (median) | non-2xx |');
-        console.log('|---|---|---|---|---|');
+        console.log(
+          '| deliveries | req/s (median) | rounds req/s | bridge CPU µs/req (median) | p99 ms (median) | non-2xx |',
+        );
+        console.log('|---|---|---|---|---|---|');
         for (const [name, rs] of [
           ['none', idle],
           [`${PER_MINUTE}/min`, busy],
         ] as const) {
           console.log(
-            `| ${name} | ${fmt(rps(rs), 0)} | ${rs.map((r) => fmt(r.rps, 0)).join(', ')} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((n, r) => n + r.non2xx, 0)} |`,
+            `| ${name} | ${fmt(rps(rs), 0)} | ${rs.map((r) => fmt(r.rps, 0)).join(', ')} | ${fmt(cpu(rs), 0)} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((n, r) => n + r.non2xx, 0)} |`,
           );
         }
         console.log(
-          `\nratio ${fmt(ratio, 3)} (target ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); deliveries received during each ${DURATION_S} s window: ${delivered.join(', ')}; test events not queued: ${failed}\n`,
+          `\nratio ${fmt(ratio, 3)} (target ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); CPU per request ${fmt(cpu(busy) / cpu(idle), 3)}× idle; deliveries received during each ${DURATION_S} s window: ${delivered.join(', ')}; test events not queued: ${failed}\n`,
         );
       } finally {
         removeBridgeData(data);
