@@ -13,7 +13,8 @@ const EVENT_DESCRIPTIONS: Record<WebhookEventType | 'webhook.test', string> = {
     "A data source's scheduled or requested health check found it in another state than the last one (the first check counts as a change).",
   'data_source.sync_succeeded': "A schema sync read the data source's catalog.",
   'data_source.sync_failed': 'A schema sync could not read the catalog; `failureCode` says why.',
-  'member.added': 'A member was added (through the API or by an SSO sign-in of a new user).',
+  'member.added':
+    'A member was added: through the API or the CLI, or by an SSO sign-in of a user the bridge already knows (not yet the first sign-in of a new email).',
   'member.role_changed': "A member's role changed.",
   'member.removed': 'A member was removed or left.',
   'organization.updated': 'The organization was changed; `changed` names the fields set.',

@@ -20,6 +20,7 @@ import {
   type NewMemberProposal,
 } from '../store/sso-exchange';
 import { ensureUser } from '../store/users';
+import { memberData, recordEvent } from '../webhooks/events';
 import { hmacKeyCache } from './hmac-keys';
 import type { SessionKind } from './session-token';
 import { verifySsoToken } from './token';
@@ -441,7 +442,7 @@ export async function provisionMember(
         await tx.updateTable('users').set(names).where('id', '=', user.id).execute();
       }
     }
-    await tx
+    const inserted = await tx
       .insertInto('members')
       .values({
         id: newId('mem'),
@@ -452,6 +453,7 @@ export async function provisionMember(
         createdAt: at,
       })
       .onConflict((oc) => oc.columns(['organizationId', 'userId']).doNothing())
+      .returning('id')
       .execute();
     if (groups !== null) {
       await tx
@@ -463,6 +465,9 @@ export async function provisionMember(
     }
     const member = await findMemberByUser(tx, org.id, user.id);
     if (!member) throw new Error('membership missing after provisioning');
+    if (inserted.length > 0) {
+      await recordEvent(tx, org.id, 'member.added', memberData(member), deps.now());
+    }
     return member;
   });
 }

@@ -8,7 +8,7 @@ import {
   type WebhookEndpoint,
   WebhookEventType,
 } from '@bridgekit/contract';
-import { verifyWebhook } from '@bridgekit/node';
+import { createSsoToken, verifyWebhook } from '@bridgekit/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../../test/support/wait';
 import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
@@ -135,6 +135,38 @@ describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine
     expect(inOrder.map((r) => r.headers['webhook-id'])).toEqual(
       [...log].reverse().map((d) => d.eventId),
     );
+    await bridge.request('DELETE', `${orgPath()}/webhook-endpoints/${endpoint.id}`, {
+      key: admin.key,
+    });
+  });
+
+  it('delivers member.added when an SSO sign-in makes a known user a member, once', async () => {
+    receiver = await startReceiver();
+    const endpoint = await addEndpoint(receiver.url, ['member.added']);
+    const org = await bridge.request('GET', `${orgPath()}?include=jwtSecret`, { key: admin.key });
+    // A user the bridge knows (an API key's), not yet in this organization.
+    const { email } = await bridge.newUser(`sso-known-${engine}@example.com`);
+    for (let i = 0; i < 2; i++) {
+      const jwt = await createSsoToken({
+        secret: org.body.data.jwtSecret,
+        orgId,
+        user: { email, role: 'MEMBER' },
+      });
+      const session = await bridge.request('POST', '/api/sso/jwt', { body: { jwt } });
+      expect(session.status).toBe(200);
+    }
+    const got = await receivedOf(receiver, 'member.added');
+    const event = await verifyWebhook(
+      { headers: got.headers as never, body: got.body },
+      endpoint.secret,
+    );
+    expect(event.data).toMatchObject({ organizationId: orgId, email, role: 'MEMBER' });
+    // A test event after the second sign-in: once it arrives, nothing else was recorded.
+    await bridge.request('POST', `${orgPath()}/webhook-endpoints/${endpoint.id}/test`, {
+      key: admin.key,
+    });
+    await receivedOf(receiver, 'webhook.test');
+    expect(events(receiver).map((e) => e.type)).toEqual(['member.added', 'webhook.test']);
     await bridge.request('DELETE', `${orgPath()}/webhook-endpoints/${endpoint.id}`, {
       key: admin.key,
     });
