@@ -42,15 +42,28 @@ function declarations(dir, name) {
   });
 }
 
-/** The kit's JavaScript and styles.css come from its own Vite config (JSX, CSS parts). */
+/**
+ * The kit's JavaScript and styles.css come from its own Vite config (JSX, CSS parts). Always a
+ * production build: under NODE_ENV=development or test (a shell's, or vitest's when a test
+ * packs), Vite would emit react/jsx-dev-runtime calls, which React's production builds lack
+ * (a host's `next build` fails with "jsxDEV is not a function").
+ */
 async function buildKitWithVite(dir) {
   const vite = await import('vite');
-  await vite.build({
-    root: dir,
-    configFile: path.join(dir, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { emptyOutDir: false },
-  });
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await vite.build({
+      root: dir,
+      configFile: path.join(dir, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { emptyOutDir: false },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Builds one package (`contract`, `client`, `node` or `react`) into packages/<name>/dist. */

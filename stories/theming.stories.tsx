@@ -7,9 +7,16 @@ import { HOSTILE_CSS } from '../test/support/hostile-css';
 import { fail, ok, paginate } from './fake-bridge';
 
 /** Every component together, in a host panel with `style`. */
-function Showcase({ style, children }: { style?: CSSProperties; children?: ReactNode }) {
+interface ShowcaseProps {
+  style?: CSSProperties;
+  /** `data-bk-theme` on the wrapper: the kit inside follows it. */
+  scheme?: 'light' | 'dark' | 'auto';
+  children?: ReactNode;
+}
+
+function Showcase({ style, scheme, children }: ShowcaseProps) {
   return (
-    <div style={{ display: 'grid', gap: 16, ...style }}>
+    <div style={{ display: 'grid', gap: 16, ...style }} data-bk-theme={scheme}>
       {children}
       <OrgPicker defaultValue={organizations[1]!.id} />
       <MemberCard member={ada} />
@@ -51,16 +58,16 @@ export const HostileHostCss: Story = {
   ),
 };
 
-/** `--bk-*` variables and `color-scheme` on a wrapper reach every part, the dialogs too. */
+/** `--bk-*` variables and `data-bk-theme` on a wrapper reach every part, the dialogs too. */
 export const VariablesOnAWrapper: Story = {
   render: () => (
     <Showcase
+      scheme="dark"
       style={
         {
           '--bk-color-accent': '#be185d',
           '--bk-radius': '0px',
           '--bk-font': 'Georgia, serif',
-          colorScheme: 'dark',
           background: '#0d1117',
           padding: 16,
         } as CSSProperties

@@ -1,5 +1,6 @@
 // The page colours (background and text, light and dark) are written in four places that no
-// build step joins: the kit's theme.css (the source), the full-embed page's body (embed.css),
+// build step joins: the kit's theme.css (the source, whose dark palette is written twice: for
+// `dark`, and for `auto` on a dark system), the full-embed page's body (embed.css),
 // the bridge's message page without the bundle (an inline style), and Storybook's frame. One
 // changed alone would show a host a page whose body and components disagree; this test keeps
 // them one palette.
@@ -27,17 +28,53 @@ function pairOf(text: string, declaration: string): Pair {
   return { light: hex(matches[0]![1])!, dark: hex(matches[0]![2])! };
 }
 
-/** theme.css's own values: the fallbacks of its private --_bk-color-bg and --_bk-color-text. */
-function themePalette() {
+/** The `--_bk-scheme-<name>: <value>` declarations of one rule's body, by name. */
+function schemeOf(body: string): Record<string, string> {
+  return Object.fromEntries(
+    [...body.matchAll(/--_bk-scheme-([\w-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2]]),
+  );
+}
+
+/** The body of the one rule whose selector is `selector`, exactly. */
+function ruleBody(css: string, selector: string): string {
+  const at = css.indexOf(`${selector} {`);
+  expect(at, selector).toBeGreaterThan(-1);
+  expect(css.indexOf(`${selector} {`, at + 1), `${selector} once`).toBe(-1);
+  return css.slice(at, css.indexOf('}', at));
+}
+
+const DARK = ':where([data-bk-theme="dark"] .bk:not([data-bk-theme]), .bk[data-bk-theme="dark"])';
+const AUTO = ':where([data-bk-theme="auto"] .bk:not([data-bk-theme]), .bk[data-bk-theme="auto"])';
+
+/** theme.css's palettes: light on every root, dark by data-bk-theme, and auto's dark one. */
+function themePalettes() {
   const css = read('packages/react/src/styles/theme.css');
+  const light = schemeOf(css.slice(0, css.indexOf(DARK)));
+  const dark = schemeOf(ruleBody(css, DARK));
+  const autoDark = schemeOf(
+    ruleBody(css.slice(css.indexOf('@media (prefers-color-scheme: dark)')), AUTO),
+  );
+  return { light, dark, autoDark };
+}
+
+/** theme.css's own page colours: the palettes' bg and text. */
+function themePalette() {
+  const { light, dark } = themePalettes();
   return {
-    background: pairOf(css, String.raw`--_bk-color-bg: var\(--bk-color-bg,\s*`),
-    text: pairOf(css, String.raw`--_bk-color-text: var\(--bk-color-text,\s*`),
+    background: { light: hex(light.bg)!, dark: hex(dark.bg)! },
+    text: { light: hex(light.text)!, dark: hex(dark.text)! },
   };
 }
 
 describe('the page colours', () => {
   const theme = themePalette();
+
+  it('are one dark palette in theme.css, for dark and for auto on a dark system', () => {
+    const { light, dark, autoDark } = themePalettes();
+    expect(Object.keys(dark).sort()).toEqual(Object.keys(light).sort());
+    expect(Object.keys(dark).length).toBeGreaterThanOrEqual(16);
+    expect(autoDark).toEqual(dark);
+  });
 
   it('are light and dark pairs in theme.css', () => {
     expect(theme.background.light).not.toBe(theme.background.dark);

@@ -19,6 +19,10 @@ export default defineConfig({
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
     rollupOptions: {
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^@radix-ui\//, /^@bridgekit\//],
+      // The kit's components use state and context: React Server Components frameworks
+      // (Next.js App Router) must treat the whole entry as client code, so a Server Component
+      // file can import and render it. A banner, because bundlers drop module directives.
+      output: { banner: "'use client';" },
     },
   },
   plugins: [

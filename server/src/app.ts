@@ -34,6 +34,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // One spelling per path: `/API/…` and `/api/…/` are not `/api/…`. Every path rule (CORS and
+  // origin enforcement, the fast exact routes, probes off the log) compares paths exactly, so
+  // the router must match the same way.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
@@ -41,7 +46,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   // by exact path ahead of Express's dispatch: see ExactRoutes.
   const exact = new ExactRoutes();
   const hot = { ...mw, exact };
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true, strict: true });
   // The router tries routes in this order, so the hottest come first (no two paths overlap).
   ssoRoutes(router, deps, hot);
   sessionRoutes(router, deps, hot);

@@ -178,8 +178,9 @@ const USAGE = `Usage: bridge <command>
 
 ${COMMANDS.map((command) => command.usage).join('\n')}
 
-Reads the same environment as the server (BRIDGE_DATA_DIR, DATABASE_URL, ...), so it opens
-the same store from any directory (SQLite in server/.data unless set), and names it on stderr.`;
+Reads its store settings (BRIDGE_DATA_DIR, DATABASE_URL, ...) from its own environment, as the
+server reads its own: give it the server's values, or it opens another store. With neither set,
+both use SQLite in server/.data from any directory. The store it opened is named on stderr.`;
 
 /** Runs one CLI command; output goes to `out`, and errors are thrown for the caller to print. */
 export async function runCli(

@@ -43,7 +43,7 @@ const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 3
   error: 'must be 32 bytes, base64-encoded',
 });
 
-const Env = z.object({
+export const Env = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(0, 65535).default(4000),
   HOST: z.string().min(1).optional(),

@@ -301,11 +301,18 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
   let orgId: string;
   /** Webhook endpoints: one the routes read and change, one the delete takes. */
   const endpoints = { kept: '', deleted: '' };
+  /** An organization of its own for the delete. */
+  let doomedOrgId: string;
   const HOOK = { url: 'https://hooks.example.com/auth', eventTypes: ['member.added'] };
 
-  // A request each credential-bound route accepts from its own credential; `id` fills `{id}`.
-  const FIXTURES: Record<string, { body?: unknown; accepted: number; id?: () => string }> = {
+  // A request each credential-bound route accepts from its own credential; `id` fills `{id}`,
+  // `org` another `{orgId}`.
+  const FIXTURES: Record<
+    string,
+    { body?: unknown; accepted: number; id?: () => string; org?: () => string }
+  > = {
     createOrganization: { body: { name: 'Made by the right credential' }, accepted: 201 },
+    deleteOrganization: { accepted: 200, org: () => doomedOrgId },
     rotateJwtSecret: { accepted: 200 },
     listWebhookEndpoints: { accepted: 200 },
     createWebhookEndpoint: { body: HOOK, accepted: 201 },
@@ -327,6 +334,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
     const org = await createOrg(bridge, apiKey);
     orgId = org.id;
     sessionToken = (await kitSignIn(bridge, org, { role: 'ADMIN' })).sessionToken;
+    doomedOrgId = (await createOrg(bridge, apiKey)).id;
     for (const which of ['kept', 'deleted'] as const) {
       const hook = await bridge.request(
         'POST',
@@ -338,12 +346,16 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
   });
   afterAll(() => bridge.stop());
 
-  const send = (route: RouteDef, token: string, body?: unknown, id = '') =>
+  const send = (route: RouteDef, token: string, body?: unknown, id = '', org = orgId) =>
     bridge.request(
       route.method.toUpperCase(),
-      route.path.replace('{orgId}', orgId).replace('{id}', id),
+      route.path.replace('{orgId}', org).replace('{id}', id),
       { headers: { authorization: `Bearer ${token}` }, body },
     );
+  const sendFixture = (id: string, route: RouteDef, token: string) => {
+    const f = FIXTURES[id]!;
+    return send(route, token, f.body, f.id?.(), f.org?.());
+  };
 
   /** The exact 403 refusing `id`'s route to the other credential. */
   const expectForbidden = (
@@ -362,7 +374,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
 
   it('refuses a session token on every API-key route with 403 api_key_required', async () => {
     for (const [id, route] of bound.filter(([, r]) => r.credential === 'apiKey')) {
-      const res = await send(route, sessionToken, FIXTURES[id]!.body, FIXTURES[id]!.id?.());
+      const res = await sendFixture(id, route, sessionToken);
       expectForbidden(res, id, 'api_key_required', 'This needs an API key, not a session token');
     }
   });
@@ -393,7 +405,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
     // In table order: logout, which ends the session, comes after the other session routes.
     for (const [id, route] of bound) {
       const token = route.credential === 'apiKey' ? apiKey : sessionToken;
-      const res = await send(route, token, FIXTURES[id]!.body, FIXTURES[id]!.id?.());
+      const res = await sendFixture(id, route, token);
       expect(res.status, `${id}: ${res.text}`).toBe(FIXTURES[id]!.accepted);
     }
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, runBridgeCli } from '../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { openStore } from '../src/store/db';
-import { claimsFor, createOrg, signHs256 } from './sso-http/support';
+import { claimsFor, createOrg, kitSignIn, signHs256 } from './sso-http/support';
 import { createPgDatabase, ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const SECRETS = {
@@ -229,6 +229,26 @@ describe.each(ENGINES)('bridge CLI on %s', (engine) => {
         const jwt = await signHs256(claimsFor(org.id), s);
         expect((await bridge.request('POST', '/api/sso/jwt', { body: { jwt } })).status).toBe(200);
       }
+    });
+
+    it('orgs rotate-secret --end-sessions also ends the sessions signed in until then', async ({
+      expect,
+    }) => {
+      const admin = await bridge.newUser();
+      const org = await createOrg(bridge, admin.key, { name: 'CLI Rotate Ending' });
+      const kept = await createOrg(bridge, admin.key, { name: 'CLI Rotate Other' });
+      const [before, other] = await Promise.all([kitSignIn(bridge, org), kitSignIn(bridge, kept)]);
+      const status = async (token: string) =>
+        (await bridge.request('GET', '/api/sso/session', { key: token })).status;
+      expect(await status(before.sessionToken)).toBe(200);
+      const res = await runBridgeCli(
+        ['orgs', 'rotate-secret', '--org', org.id, '--end-sessions'],
+        env,
+      );
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
+      expect(await status(before.sessionToken)).toBe(401);
+      expect(await status(other.sessionToken)).toBe(200);
     });
 
     it('orgs rotate-secret fails on an unknown organization', async ({ expect }) => {

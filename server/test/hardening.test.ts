@@ -195,7 +195,23 @@ describe.each(ENGINES)('hardening on %s', (engine) => {
   });
 
   describe('SSO tokens never reach the access log, however the parameter is spelled', () => {
-    for (const name of ['jwt', '%6Awt', 'jw%74', '%6A%77%74', 'JWT', 'jwt[]']) {
+    for (const name of [
+      'jwt',
+      '%6Awt',
+      'jw%74',
+      '%6A%77%74',
+      'JWT',
+      'jwt[]',
+      '%256Awt',
+      '%25256A%2577t',
+      'jwt%00',
+      'jwt%20',
+      '%20JwT%09',
+      'jwt%2500',
+      'jWt%0A',
+      'jwt+',
+      'note',
+    ]) {
       it(`redacts ?${name}=`, async () => {
         const jwt = await token();
         const id = requestId();
@@ -225,6 +241,17 @@ describe('redactUrl', () => {
     ['/x?note=bk_key_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/x?note=bk_key_[redacted]'],
     ['/x?note=bk%5Fkey%5FAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/x?note=[redacted]'],
     ['/x/bk%5Fkey%5FAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/y', '/x/[redacted]/y'],
+    ['/api/sso/jwt?%256Awt=abc&theme=dark', '/api/sso/jwt?%256Awt=[redacted]&theme=dark'],
+    ['/api/sso/jwt?%25256Awt=abc', '/api/sso/jwt?%25256Awt=[redacted]'],
+    ['/api/sso/jwt?jwt%00=abc', '/api/sso/jwt?jwt%00=[redacted]'],
+    ['/api/sso/jwt?jwt%20=abc', '/api/sso/jwt?jwt%20=[redacted]'],
+    ['/api/sso/jwt?%09JwT%0D%0A=abc', '/api/sso/jwt?%09JwT%0D%0A=[redacted]'],
+    ['/api/sso/jwt?jwt%C2%85=abc', '/api/sso/jwt?jwt%C2%85=[redacted]'],
+    ['/api/sso/jwt?jwt%2520%255B%255D=abc', '/api/sso/jwt?jwt%2520%255B%255D=[redacted]'],
+    ['/x?note=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', '/x?note=[redacted]'],
+    ['/x?note=eyJhbGciOiJIUzI1NiJ9%2EeyJzdWIiOiJ4In0%2Ec2ln', '/x?note=[redacted]'],
+    ['/x/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln/y', '/x/[redacted]/y'],
+    ['/x?jwtx=abc&xjwt=def', '/x?jwtx=abc&xjwt=def'],
   ])('%s → %s', (input, expected) => {
     expect(redactUrl(input)).toBe(expected);
   });

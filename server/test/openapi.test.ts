@@ -105,6 +105,7 @@ describe('OpenAPI document', () => {
     ]);
     expect(table.filter(([, r]) => r.credential === 'apiKey').map(([id]) => id)).toEqual([
       'createOrganization',
+      'deleteOrganization',
       'rotateJwtSecret',
       'listWebhookEndpoints',
       'createWebhookEndpoint',

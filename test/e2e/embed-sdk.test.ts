@@ -277,9 +277,10 @@ describe('the handoff code', () => {
     });
     const location = signIn.headers.get('location') ?? '';
     const code = new URLSearchParams(location.slice(location.indexOf('#') + 1)).get('code') ?? '';
+    // Redeemed as the embed page does it, framed by the host: from the bridge's own origin.
     const used = await main.bridge.request('POST', '/embed/session', {
-      body: { code },
-      headers: { 'x-bridgekit-embed': '1' },
+      body: { code, framingOrigin: host.origin },
+      headers: { 'x-bridgekit-embed': '1', origin: main.bridge.url },
     });
     expect(used.status).toBe(200);
     const again = await frameIn(page, `${main.bridge.url}${location}`);

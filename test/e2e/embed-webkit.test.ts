@@ -189,19 +189,21 @@ describe.skipIf(SKIP)('the full embed in WebKit, third-party cookies refused', (
     }
   }, 90_000);
 
-  it('shows the user of the new token in a cross-site frame after another user signed in first-party', async () => {
+  it('refuses a sign-in link at top level, then shows the user of a framed sign-in', async () => {
     const webkit: WebKit = await launchWebKit();
     try {
       const shown = `return document.querySelector('aside[aria-label="Signed in as"] article[data-state=ready] .bk-member-card__name')?.textContent ?? ''`;
-      // First party: the embed page opened at top level, signed in as the older user.
+      // First party: a sign-in link opened at top level signs no one in (the code is burnt).
       const older = nextUser();
       const signIn = await bridge.request('GET', `/api/sso/jwt?jwt=${await token(older)}`, {
         headers: { referer: `${host.origin}/` },
       });
       await webkit.navigate(`${front.origin}${signIn.headers.get('location')}`);
-      expect(await webkit.waitForScript<string>(shown, { ...WAIT, what: 'the older user' })).toBe(
-        older.fullName,
+      const heading = `return document.querySelector('[role=alert] h1')?.textContent ?? ''`;
+      expect(await webkit.waitForScript<string>(heading, { ...WAIT, what: 'the refusal' })).toBe(
+        'Could not sign in',
       );
+      expect(await webkit.execute<string>(shown)).toBe('');
       // Then the host frames a sign-in for someone else.
       const newer = nextUser();
       await webkit.navigate(

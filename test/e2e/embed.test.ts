@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DataSource, Organization } from '@bridgekit/contract';
+import { createSsoToken } from '@bridgekit/node';
 import axe from 'axe-core';
 import express from 'express';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
@@ -386,6 +387,52 @@ describe('the full-embed page in an iframe', () => {
       'This page may not be embedded here',
     );
     expect(await frame.getByRole('heading', { name: 'Data sources' }).count()).toBe(0);
+  });
+
+  /** A sign-in link as anyone with a valid token for the organization can make one. */
+  const signInLink = async () => {
+    const jwt = await createSsoToken({ secret: org.jwtSecret, orgId: org.id, user: MALLORY });
+    const res = await bridge.request('GET', `/api/sso/jwt?jwt=${encodeURIComponent(jwt)}`, {
+      headers: { referer: `${allowed.origin}/reports` },
+    });
+    expect(res.status).toBe(302);
+    return res.headers.get('location') ?? '';
+  };
+  const redemption = (page: Page) =>
+    page.waitForResponse((r) => r.url() === `${bridge.url}/embed/session`);
+
+  it('refuses a sign-in link opened at top level, and burns its code', async () => {
+    const link = await signInLink();
+    const page = await newPage();
+    const redeemed = redemption(page);
+    await page.goto(`${bridge.url}${link}`);
+    const refused = await redeemed;
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error).toMatchObject({
+      title: 'Forbidden',
+      code: 'embed_framing_required',
+    });
+    await page.getByRole('heading', { name: 'Could not sign in' }).waitFor(WAIT);
+    expect(await page.getByRole('heading', { name: 'Data sources' }).count()).toBe(0);
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('eyJ');
+    // The same link framed where it was meant to be gets nothing either: the code is burnt.
+    const framed = await newPage();
+    const again = redemption(framed);
+    await framed.goto(`${allowed.origin}/embed-link?path=${encodeURIComponent(link)}`);
+    expect((await again).status()).toBe(401);
+    const frame = await embedFrame(framed);
+    await frame.getByRole('heading', { name: 'Could not sign in' }).waitFor(WAIT);
+  });
+
+  it('signs in with a fresh link inside an allowed host page’s iframe (control)', async () => {
+    const link = await signInLink();
+    const page = await newPage();
+    const redeemed = redemption(page);
+    await page.goto(`${allowed.origin}/embed-link?path=${encodeURIComponent(link)}`);
+    expect((await redeemed).status()).toBe(200);
+    const frame = await embedFrame(page);
+    await frame.getByRole('heading', { level: 2, name: 'Data sources' }).waitFor(WAIT);
+    await frame.getByRole('article', { name: 'Mallory' }).waitFor(WAIT);
   });
 
   it('keeps the embed page itself out of a frame on that origin (CSP frame-ancestors)', async () => {

@@ -60,6 +60,7 @@ interface PageCase {
   sheet?: string;
   theme?: object;
   panel?: Record<string, string>;
+  panelTheme?: string;
 }
 
 async function openPage(options: PageCase = {}): Promise<Page> {
@@ -69,6 +70,7 @@ async function openPage(options: PageCase = {}): Promise<Page> {
   if (options.sheet) query.set('sheet', options.sheet);
   if (options.theme) query.set('theme', JSON.stringify(options.theme));
   if (options.panel) query.set('panel', JSON.stringify(options.panel));
+  if (options.panelTheme) query.set('panelTheme', options.panelTheme);
   await page.goto(`${server.origin}/?${query}`);
   await page.waitForSelector('form.bk-data-source-form[data-state="idle"]');
   return page;
@@ -200,14 +202,14 @@ describe('a theme reaches every element, dialogs included', () => {
     return computed(page, '.bk.bk-dialog', 'background-color');
   }
 
-  it('from CSS variables and color-scheme on a wrapper', async () => {
+  it('from CSS variables and data-bk-theme on a wrapper', async () => {
     const page = await openPage({
       panel: {
         '--bk-color-accent': ROSE,
         '--bk-radius': '0px',
         '--bk-font': 'Georgia, serif',
-        colorScheme: 'dark',
       },
+      panelTheme: 'dark',
     });
     expect(await computed(page, '.bk.bk-data-source-form', 'background-color')).toBe(DARK_BG);
     expect(await expectThemed(page, ROSE, '0px', /Georgia/)).toBe(DARK_BG);
@@ -224,7 +226,7 @@ describe('a theme reaches every element, dialogs included', () => {
   it("from BridgeProvider's theme: accent, radius, font, color scheme and density", async () => {
     const page = await openPage({
       theme: {
-        accent: ROSE,
+        accent: '#be185d',
         radius: 0,
         font: 'Georgia, serif',
         colorScheme: 'dark',
@@ -233,7 +235,9 @@ describe('a theme reaches every element, dialogs included', () => {
     });
     expect(await computed(page, '.bk.bk-member-card', 'background-color')).toBe(DARK_BG);
     expect(await computed(page, '.bk-input', 'min-height')).toBe('30.6px');
-    expect(await expectThemed(page, ROSE, '0px', /Georgia/)).toBe(DARK_BG);
+    // The accent lightened for the dark palette (accent.ts): #be185d is 3.13:1 there.
+    const ROSE_ON_DARK = 'rgb(206, 82, 134)';
+    expect(await expectThemed(page, ROSE_ON_DARK, '0px', /Georgia/)).toBe(DARK_BG);
     await page.close();
   });
 });

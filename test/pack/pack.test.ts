@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,11 +13,13 @@ import {
   PACKAGES,
   type Packed,
   packAll,
+  ROOT,
   type Run,
   readJson,
   run,
   startExampleBackend,
 } from './support/host-app';
+import { attw, missingRelativeImports, publint, unpack } from './support/tarball-checks';
 
 // What a host team does with our packages today: `npm pack` all four, install the tarballs
 // into a copy of examples/host-app (a plain Node backend and a Vite + React page), type-check
@@ -58,23 +60,62 @@ afterAll(async () => {
 const expectOk = (result: Run) => expect(result.code, result.output).toBe(0);
 
 describe('the packed packages in a host app', () => {
-  it('packs only what a host needs: the built dist/, the manifest and the README', () => {
-    const dist = ['dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
-    const expected: Record<string, string[]> = {
-      '@bridgekit/contract': dist,
-      '@bridgekit/client': dist,
-      '@bridgekit/node': dist,
-      '@bridgekit/react': [...dist, 'dist/styles.css'],
-    };
+  it('packs what a host needs: all of the built dist/ (every chunk), the manifest and the README', () => {
     expect(packed.map((p) => p.name).sort()).toEqual(PACKAGES.map((n) => `@bridgekit/${n}`).sort());
     for (const p of packed) {
+      const dist = path.join(ROOT, 'packages', p.name.replace('@bridgekit/', ''), 'dist');
+      // dist/embed is the bridge's own full-embed page, not part of the kit.
+      const built = readdirSync(dist)
+        .filter((f) => f !== 'embed')
+        .map((f) => `dist/${f}`);
+      expect(built, p.name).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts']));
       const files = p.files.map((f) => f.path).sort();
-      expect(files, p.name).toEqual(
-        [...(expected[p.name] ?? []), 'README.md', 'package.json'].sort(),
-      );
+      expect(files, p.name).toEqual([...built, 'README.md', 'package.json'].sort());
       expect(p.version).toBe('0.1.0');
     }
+    // The contract's examples are a chunk of their own, loaded on demand by its index.js.
+    const contract = packed.find((p) => p.name === '@bridgekit/contract');
+    expect(contract?.files.map((f) => f.path)).toContainEqual(
+      expect.stringMatching(/^dist\/examples-[\w-]+\.js$/),
+    );
   });
+
+  it('ships every file its JavaScript imports, in every tarball', async () => {
+    for (const p of packed) {
+      const unpacked = await unpack(
+        path.join(tmp, 'tarballs', p.filename),
+        path.join(tmp, 'unpacked', p.name),
+      );
+      expect(missingRelativeImports(unpacked), p.name).toEqual([]);
+    }
+  });
+
+  it("marks the kit's entry as client code ('use client' first), and ships production JSX", async () => {
+    for (const p of packed) {
+      const unpacked = path.join(tmp, 'unpacked', p.name, 'package');
+      const first = readFileSync(path.join(unpacked, 'dist/index.js'), 'utf8').split('\n')[0];
+      if (p.name === '@bridgekit/react') expect(first).toMatch(/^["']use client["'];$/);
+      else expect(first, p.name).not.toContain('use client');
+      // A production build whatever NODE_ENV packed it (vitest's is `test`).
+      const code = readFileSync(path.join(unpacked, 'dist/index.js'), 'utf8');
+      expect(code, p.name).not.toMatch(/jsxDEV|jsx-dev-runtime/);
+    }
+  });
+
+  it(
+    'passes publint (strict) and Are the Types Wrong (ESM-only) on every tarball',
+    async () => {
+      for (const p of packed) {
+        const tarball = path.join(tmp, 'tarballs', p.filename);
+        const [lint, types] = await Promise.all([publint(ROOT, tarball), attw(ROOT, tarball)]);
+        expectOk(lint);
+        expect(lint.stdout, p.name).toContain('All good!');
+        expectOk(types);
+        expect(types.stdout, p.name).toContain(`"${p.name}"`);
+      }
+    },
+    5 * MINUTES,
+  );
 
   it('installs the four tarballs together, with one copy of each package', async () => {
     expectOk(install);
@@ -211,6 +252,12 @@ async function pickOrganization(page: Page, name: string) {
       expect.stringContaining('Acme Analytics'),
       expect.stringContaining('Example host app'),
     ]);
+  // The production build keeps the dialog's palette (it was transparent over the form).
+  const dialog = page.locator('.bk.bk-dialog');
+  expect(await dialog.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+    'rgb(255, 255, 255)',
+  );
+  expect(await dialog.evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('solid');
   await list.getByRole('option', { name }).click();
   await list.waitFor({ state: 'hidden' });
   await expect.poll(() => page.getByTestId('picked-org').textContent(), WAIT).toContain(name);
@@ -218,6 +265,10 @@ async function pickOrganization(page: Page, name: string) {
 
 async function addDataSource(page: Page, displayName: string) {
   const form = page.getByRole('form', { name: 'New data source' });
+  const primary = form.getByRole('button', { name: 'Save' });
+  expect(await primary.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+    'rgb(10, 88, 202)',
+  );
   await form.getByLabel('Display name').fill(displayName);
   await form.getByLabel('Host', { exact: true }).fill(PG.host);
   await form.getByLabel('Port', { exact: true }).fill(String(PG.port));

@@ -4,10 +4,10 @@ import { parseRetryAfter, sleep } from './retry-after';
 import type { BridgeClient, ClientOptions, FetchLike } from './types';
 
 interface RawInput {
-  params?: Record<string, unknown>;
-  query?: Record<string, unknown>;
+  params?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
   body?: unknown;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -131,7 +131,7 @@ const objectOr = <T>(value: unknown, known: boolean): T | undefined =>
 
 async function toBridgeError(response: Response): Promise<BridgeError> {
   const body = (await response.json().catch(() => null)) as {
-    error?: Record<string, unknown>;
+    error?: Record<string, unknown> | undefined;
   } | null;
   const error = body?.error;
   const known = typeof error?.title === 'string' && typeof error.detail === 'string';

@@ -7,6 +7,12 @@ export {
 } from './bridge-error';
 export { createClient } from './create-client';
 export { type ClientRouteId, endpoints } from './endpoints';
+export {
+  canCall,
+  createProxyClient,
+  PROXY_READ_ROUTES,
+  type ProxyClientOptions,
+} from './proxy-client';
 export type {
   BridgeClient,
   CallOptions,

@@ -14,7 +14,12 @@ type ParamsIn<R> = R extends { params: infer P extends z.ZodType }
 type QueryIn<R> = R extends { query: infer Q extends z.ZodType }
   ? { query?: z.input<Q> | undefined }
   : unknown;
-type BodyIn<R> = R extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : unknown;
+// A body the schema lets be absent (rotating the jwtSecret) may be left out.
+type BodyIn<R> = R extends { body: infer B extends z.ZodType }
+  ? undefined extends z.input<B>
+    ? { body?: z.input<B> }
+    : { body: z.input<B> }
+  : unknown;
 
 /** What a call takes: `params`, `query` and `body` typed by the contract's input schemas. */
 export type RouteInput<K extends ClientRouteId> = ParamsIn<Routes[K]> &

@@ -65,7 +65,7 @@ describe('createClient requests', () => {
   });
 
   it('calls the lifecycle routes with their methods, paths and bodies', async () => {
-    const { fetch, calls } = fakeFetch(...Array.from({ length: 5 }, () => json(200, { data: {} })));
+    const { fetch, calls } = fakeFetch(...Array.from({ length: 6 }, () => json(200, { data: {} })));
     const client = createClient({ baseUrl: BASE, apiKey: 'k' }, fetch);
     const member = { orgId: ORG, id: 'mem_1' };
 
@@ -75,6 +75,7 @@ describe('createClient requests', () => {
       body: { embedAllowedOrigins: ['https://app.example.com'], customAiContext: null },
     });
     await client.rotateJwtSecret({ params: { orgId: ORG } });
+    await client.rotateJwtSecret({ params: { orgId: ORG }, body: { endSessions: true } });
     await client.deleteOrganization({ params: { orgId: ORG } });
     await client.updateMember({ params: member, body: { role: 'ADMIN' } });
     await client.removeMember({ params: member });
@@ -87,6 +88,7 @@ describe('createClient requests', () => {
         { embedAllowedOrigins: ['https://app.example.com'], customAiContext: null },
       ],
       ['POST', `${org}/jwt-secret`, undefined],
+      ['POST', `${org}/jwt-secret`, { endSessions: true }],
       ['DELETE', org, undefined],
       ['PATCH', `${org}/members/mem_1`, { role: 'ADMIN' }],
       ['DELETE', `${org}/members/mem_1`, undefined],
@@ -128,6 +130,10 @@ describe('createClient requests', () => {
     expectTypeOf(client.rotateJwtSecret).returns.resolves.toEqualTypeOf<{
       data: OrganizationWithSecret;
     }>();
+    expectTypeOf(client.rotateJwtSecret)
+      .parameter(0)
+      .toHaveProperty('body')
+      .toEqualTypeOf<{ endSessions?: boolean | undefined } | undefined>();
     expectTypeOf(client.updateDataSource)
       .parameter(0)
       .toHaveProperty('body')

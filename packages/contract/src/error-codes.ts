@@ -59,6 +59,8 @@ export const ErrorCode = z.enum([
   'framing_not_allowed',
   'embed_header_required',
   'embed_origin_mismatch',
+  'embed_origin_foreign',
+  'embed_framing_required',
   'forbidden',
   // 404
   'not_found',
@@ -117,6 +119,7 @@ export const FieldCode = z.enum([
   'already_member',
   'last_admin',
   'onboarding_backwards',
+  'api_key_required',
   ...VERIFY_CODES,
 ]);
 export type FieldCode = z.infer<typeof FieldCode>;

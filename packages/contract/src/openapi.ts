@@ -147,7 +147,9 @@ export function buildOpenApiDocument(
       const body = recorded?.request.body;
       const media: JsonSchema = { schema: toSchema(route.body, 'input') };
       if (body !== undefined) media.examples = { request: { summary: 'Request', value: body } };
-      op.requestBody = { required: true, content: { 'application/json': media } };
+      // A body the route's schema lets be absent (rotating the jwtSecret) is not required.
+      const required = !route.body.safeParse(undefined).success;
+      op.requestBody = { required, content: { 'application/json': media } };
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method] = op;

@@ -73,6 +73,19 @@ export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
 export const OrganizationWithSecret = Organization.extend({ jwtSecret: z.string() });
 export type OrganizationWithSecret = z.infer<typeof OrganizationWithSecret>;
 
+/** Rotating the jwtSecret: the body is optional (no body rotates and ends no session). */
+export const RotateJwtSecretBody = z
+  .strictObject({
+    endSessions: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: also end every session of the organization signed in up to the rotation, kit and full embed, on every instance (for a leaked secret). Default false: sessions live on to their own limits',
+      ),
+  })
+  .optional();
+export type RotateJwtSecretBody = z.infer<typeof RotateJwtSecretBody>;
+
 export const IncludeQuery = z.enum(['jwtSecret'], { error: 'Allowed value: jwtSecret' });
 
 export const OrganizationQuery = z.strictObject({ include: IncludeQuery.optional() });

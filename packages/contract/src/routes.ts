@@ -17,6 +17,7 @@ import {
   OrganizationQuery,
   OrganizationWithSecret,
   OrgParams,
+  RotateJwtSecretBody,
   UpdateOrganizationBody,
 } from './organization';
 import {
@@ -132,7 +133,7 @@ export const routes = {
     method: 'patch',
     path: '/api/public/organizations/{orgId}',
     summary:
-      'Change an organization (ADMIN); omitted fields are unchanged, changes hold from the next request',
+      'Change an organization (ADMIN); omitted fields are unchanged, changes hold from the next request. slug, fullEmbedEnabled and embedAllowedOrigins need an API key (a session gets 403 api_key_required)',
     tag: 'Organizations',
     auth: 'bearer',
     params: OrgParams,
@@ -146,9 +147,10 @@ export const routes = {
     method: 'delete',
     path: '/api/public/organizations/{orgId}',
     summary:
-      'Delete an organization (ADMIN) with its data sources, memberships and sessions; returns the deleted record',
+      'Delete an organization (ADMIN, API key only) with its data sources, memberships and sessions; returns the deleted record',
     tag: 'Organizations',
     auth: 'bearer',
+    credential: 'apiKey',
     params: OrgParams,
     status: 200,
     response: dataOf(Organization),
@@ -158,14 +160,15 @@ export const routes = {
     method: 'post',
     path: '/api/public/organizations/{orgId}/jwt-secret',
     summary:
-      'Replace the SSO signing secret (ADMIN, API key only); the previous one verifies until previousJwtSecretExpiresAt',
+      'Replace the SSO signing secret (ADMIN, API key only); the previous one verifies until previousJwtSecretExpiresAt. Optional body {"endSessions": true} also ends every session signed in up to the rotation',
     tag: 'Organizations',
     auth: 'bearer',
     credential: 'apiKey',
     params: OrgParams,
+    body: RotateJwtSecretBody,
     status: 200,
     response: dataOf(OrganizationWithSecret),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'Forbidden', ...WITH_BODY],
   },
   listMembers: {
     method: 'get',
@@ -518,7 +521,7 @@ export const routes = {
     method: 'post',
     path: '/embed/session',
     summary:
-      'Same-origin only: trades a single-use handoff code for a bearer session token (send X-Bridgekit-Embed: 1)',
+      "The embed page's own call, inside a frame of the origin that signed in: trades a single-use handoff code for a bearer session token (send X-Bridgekit-Embed: 1 and framingOrigin; any other redemption is refused and burns the code)",
     tag: 'Embed',
     auth: 'none',
     body: EmbedSessionBody,

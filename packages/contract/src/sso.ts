@@ -75,8 +75,18 @@ export const SsoBrowserQuery = z.looseObject({
 export const EmbedSessionBody = z.strictObject({
   /** The single-use handoff code from the sign-in redirect's fragment (`#code=…`). */
   code: z.string().min(1, 'Required').max(128, 'Must be at most 128 characters'),
-  /** The framing page's origin as the browser reports it (`location.ancestorOrigins[0]`). */
-  framingOrigin: z.string().max(300, 'Must be at most 300 characters').optional(),
+  /**
+   * The framing page's origin as the browser reports it (`location.ancestorOrigins[0]`; where the
+   * browser has none, the sign-in's origin, sent only from inside a frame). Without it the code
+   * is refused (403 `embed_framing_required`) and burnt: a code redeems only inside a frame.
+   */
+  framingOrigin: z
+    .string()
+    .max(300, 'Must be at most 300 characters')
+    .optional()
+    .describe(
+      "The framing page's origin as the browser reports it. Without it (a top-level page) or when it is not the origin that signed in, the code is refused with 403 (embed_framing_required, embed_origin_mismatch) and burnt",
+    ),
 });
 export type EmbedSessionBody = z.infer<typeof EmbedSessionBody>;
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PROXY_READ_ROUTES } from '@bridgekit/client';
 import {
   type ErrorCode,
   type ErrorTitle,
@@ -7,16 +8,11 @@ import {
   routes,
 } from '@bridgekit/contract';
 
-/** What the browser may reach through the proxy by default: reads only. */
-export const DEFAULT_PROXY_ROUTES: readonly RouteId[] = [
-  'listOrganizations',
-  'getOrganization',
-  'listMembers',
-  'getMember',
-  'listDataSources',
-  'getDataSource',
-  'getDataSourceSchema',
-];
+/**
+ * What the browser may reach through the proxy by default: reads only. The browser's
+ * `createProxyClient` (in `@bridgekit/client`) assumes the same list by default.
+ */
+export const DEFAULT_PROXY_ROUTES: readonly RouteId[] = PROXY_READ_ROUTES;
 
 const PASSED_HEADERS = [
   'content-type',
@@ -87,7 +83,8 @@ async function readBody(req: IncomingMessage & { body?: unknown }): Promise<stri
  *   baseUrl: process.env.BRIDGE_URL!, apiKey: process.env.BRIDGE_API_KEY!,
  *   mountPath: '/bridge', authorize: (req) => isAdminSession(req),
  * }));
- * // in the browser: createClient({ baseUrl: '/bridge', getSessionToken: async () => 'host' })
+ * // in the browser (same `allow` list as `routes`, when not the default):
+ * // const client = createProxyClient({ baseUrl: '/bridge' });
  */
 export function createProxyHandler(options: ProxyHandlerOptions): Handler {
   if (!options.baseUrl || !options.apiKey) throw new TypeError('baseUrl and apiKey are required');

@@ -67,7 +67,8 @@ async function rotateSecretCommand({ values, out, getDeps }: CommandInput) {
   const orgId = requireOption(values, 'org');
   const deps = await getDeps();
   await requireOrg(deps, orgId);
-  const { secret } = await rotateJwtSecret(deps, orgId);
+  const endSessions = values['end-sessions'] === true;
+  const { secret } = await rotateJwtSecret(deps, orgId, { endSessions });
   out(secret);
   return deps;
 }
@@ -102,9 +103,11 @@ export const ORG_COMMANDS: Command[] = [
   },
   {
     name: 'orgs rotate-secret',
-    usage: `  orgs rotate-secret --org ORG_ID  new jwtSecret; prints only the new secret (the old one
-                                   verifies for BRIDGE_JWT_SECRET_GRACE_HOURS)`,
-    options: { org: MEMBER_OPTIONS.org },
+    usage: `  orgs rotate-secret --org ORG_ID [--end-sessions]
+                                   new jwtSecret; prints only the new secret (the old one
+                                   verifies for BRIDGE_JWT_SECRET_GRACE_HOURS); --end-sessions
+                                   also ends every session signed in until now`,
+    options: { org: MEMBER_OPTIONS.org, 'end-sessions': { type: 'boolean' } },
     run: rotateSecretCommand,
   },
 ];

@@ -6,6 +6,7 @@ import {
   type OrganizationRow,
   updateOrganizationRow,
 } from '../store/organizations';
+import { endSessionsSignedInBy } from '../store/sessions';
 import { recordEvent } from '../webhooks/events';
 
 /** The field names bound into each sealed secret's associated data (`recordId:field`). */
@@ -38,6 +39,7 @@ export function previousSecretLive(row: SecretColumns, now: Date): boolean {
 export async function rotateJwtSecret(
   deps: Deps,
   orgId: string,
+  options: { endSessions?: boolean } = {},
 ): Promise<{ row: OrganizationRow; secret: string }> {
   const { secretBox: box, store } = deps;
   return store.db.transaction().execute(async (tx) => {
@@ -56,6 +58,10 @@ export async function rotateJwtSecret(
       updatedAt: now.toISOString(),
     });
     if (!row) throw notFound('Organization', 'organization_not_found');
+    // In the same transaction: the sessions end exactly when the new secret takes over.
+    if (options.endSessions) {
+      await endSessionsSignedInBy(tx, org.id, now, deps.config.sessionMaxAgeSeconds * 1000);
+    }
     const data = {
       organizationId: org.id,
       previousJwtSecretExpiresAt: row.previousJwtSecretExpiresAt,

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { ApiError } from '../api-error';
 import { fromBodyParser } from './errors';
 
@@ -32,6 +37,24 @@ export function jsonBody({ limitBytes }: { limitBytes: number }) {
 }
 
 /**
+ * `body` for a route whose body is optional: a request that sends none at all (no
+ * Content-Type, no length, no chunks) passes with `req.body` undefined; any other goes to
+ * `body`, with its rules (JSON only, within the limit).
+ */
+export function optionalJsonBody(body: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const { headers } = req;
+    const none =
+      headers['content-type'] === undefined &&
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0');
+    if (!none) return body(req, res, next);
+    req.body = undefined;
+    next();
+  };
+}
+
+/**
  * The declared length of a body sent as is (no Content-Encoding, no chunking) and within the
  * limit; undefined for any other body, which body-parser reads (inflating, refusing one too
  * large before reading it, and so on).
@@ -52,7 +75,7 @@ function plainLength(req: IncomingMessage, limitBytes: number): number | undefin
  * UTF-8 without a byte-order mark, empty as `{}`, only an object or an array at the top, and
  * the same errors for the same faults. Most bodies are plain and small; reading them here
  * spares each request body-parser's streams, decoders and listeners (the SSO exchange's hot
- * path: see "How the bridge stays fast" in the README).
+ * path: see docs/performance.md).
  */
 function readPlainJson(req: Request, length: number, next: NextFunction) {
   const chunks: Buffer[] = [];

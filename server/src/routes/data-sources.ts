@@ -11,6 +11,7 @@ import {
 } from '../domain/data-sources';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
+import { chargeVerify } from '../domain/verify-budget';
 import { mountJson, type RouteContext } from '../http/route';
 import { checkHealth } from '../lifecycle/health';
 import { catalogPage } from '../store/catalog';
@@ -93,9 +94,8 @@ function verifyHandler(deps: Deps) {
     if (!release) throw connectionsBusy();
     let outcome: VerifyOutcome;
     try {
-      // Per organization and per user: one user can't spread verifies over new organizations.
-      const keys = [`verify:${org.id}`, `verify-user:${principal.userId}`];
-      await deps.limits.verify.hitEach(keys, res);
+      // Per organization and per person: no one multiplies verifies by organizations or identities.
+      await chargeVerify(deps, principal, org.id, res);
       outcome = await verifyConnection(body, {
         timeoutMs: deps.config.verifyTimeoutMs,
         allowPrivateNetworks: deps.config.allowPrivateNetworks,
@@ -122,10 +122,7 @@ function checkHealthHandler(deps: Deps) {
     const release = deps.connectionSlots.tryAcquire();
     if (!release) throw connectionsBusy();
     try {
-      await deps.limits.verify.hitEach(
-        [`verify:${org.id}`, `verify-user:${principal.userId}`],
-        res,
-      );
+      await chargeVerify(deps, principal, org.id, res);
       const checked = await checkHealth(deps, row);
       if (!checked) throw notFound('Data source', 'data_source_not_found');
       return { data: toDataSource(checked) };

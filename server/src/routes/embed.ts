@@ -114,6 +114,24 @@ function servePage(deps: Deps, assetsDir: string | undefined) {
   };
 }
 
+/**
+ * Whether a request comes from a page on the bridge's own origin, as a browser says it: an
+ * `Origin` (every browser sends one on a POST) on the host the request was sent to, unless the
+ * browser's own `Sec-Fetch-Site` says otherwise; where a proxy rewrites `Host`,
+ * `Sec-Fetch-Site: same-origin` alone vouches for it.
+ */
+function fromOwnOrigin(req: Request): boolean {
+  const origin = req.get('origin');
+  const site = req.get('sec-fetch-site');
+  if (!origin || (site !== undefined && site !== 'same-origin')) return false;
+  if (site === 'same-origin') return true;
+  try {
+    return new URL(origin).host === req.host;
+  } catch {
+    return false;
+  }
+}
+
 export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = {}) {
   const { assetsDir } = options;
   const body = options.body ?? jsonBody({ limitBytes: deps.config.bodyLimitBytes });
@@ -124,7 +142,10 @@ export function embedRoutes(router: Router, deps: Deps, options: EmbedOptions = 
     // A custom header forces a CORS preflight, which other sites fail: same-origin use only.
     if (req.get('x-bridgekit-embed') !== '1')
       throw forbidden('Send X-Bridgekit-Embed: 1', 'embed_header_required');
-    const { session, org } = await redeemEmbedCode(deps, body.code, body.framingOrigin);
+    const { session, org } = await redeemEmbedCode(deps, body.code, {
+      framingOrigin: body.framingOrigin,
+      sameOrigin: fromOwnOrigin(req),
+    });
     res.setHeader('Cache-Control', 'no-store');
     const { claims } = session;
     return {

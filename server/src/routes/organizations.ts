@@ -1,5 +1,6 @@
-import { routes } from '@bridgekit/contract';
+import { routes, type UpdateOrganizationBody } from '@bridgekit/contract';
 import type { RequestHandler, Router } from 'express';
+import { ApiError } from '../api-error';
 import type { Deps, Principal } from '../deps';
 import { orgAccess, requireAdmin } from '../domain/access';
 import { previousSecretLive, rotateJwtSecret } from '../domain/jwt-secret';
@@ -7,6 +8,7 @@ import { deleteOrganization, updateOrganization } from '../domain/organization-c
 import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
+import { optionalJsonBody } from '../http/body';
 import { jsonBodyCache } from '../http/json-cache';
 import { type ExactRoutes, mountJson } from '../http/route';
 import { LIST_VERSION_TABLES } from '../store/db';
@@ -60,10 +62,28 @@ function listRoute(router: Router, deps: Deps, mw: Middleware) {
   });
 }
 
+// Where and whether the organization is embedded: the host's settings, not its tenant's. A
+// session (its users are the host's customers) may not change them, as it may not rotate the
+// jwtSecret or delete the organization.
+const HOST_SETTINGS = ['slug', 'fullEmbedEnabled', 'embedAllowedOrigins'] as const;
+
+/** 403 `api_key_required`, naming each host setting the body changes, when a session sends it. */
+function requireKeyForHostSettings(principal: Principal, body: UpdateOrganizationBody) {
+  if (principal.kind !== 'session') return;
+  const touched = HOST_SETTINGS.filter((field) => body[field] !== undefined);
+  if (touched.length === 0) return;
+  const failure = { code: 'api_key_required', message: 'Only an API key can change this' } as const;
+  throw new ApiError('Forbidden', `Only an API key can change ${touched.join(', ')}`, {
+    code: 'api_key_required',
+    fields: Object.fromEntries(touched.map((field) => [field, failure])),
+  });
+}
+
 function lifecycleRoutes(router: Router, deps: Deps, mw: Middleware) {
   mountJson(router, routes.updateOrganization, mw, async ({ principal, params, query, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
+    requireKeyForHostSettings(principal, body);
     const row = await updateOrganization(deps, org.id, body);
     return { data: toOrganization(row, deps.now(), secretFor(deps, principal, query.include)) };
   });
@@ -74,10 +94,12 @@ function lifecycleRoutes(router: Router, deps: Deps, mw: Middleware) {
     return { data: toOrganization(await deleteOrganization(deps, org.id), deps.now()) };
   });
 
-  mountJson(router, routes.rotateJwtSecret, mw, async ({ principal, params }) => {
+  const rotateMw = { ...mw, body: optionalJsonBody(mw.body) };
+  mountJson(router, routes.rotateJwtSecret, rotateMw, async ({ principal, params, body }) => {
     const org = await orgAccess(deps, principal, params.orgId);
     requireAdmin(org);
-    const { row, secret } = await rotateJwtSecret(deps, org.id);
+    const endSessions = body?.endSessions ?? false;
+    const { row, secret } = await rotateJwtSecret(deps, org.id, { endSessions });
     return { data: { ...toOrganization(row, deps.now()), jwtSecret: secret } };
   });
 }

@@ -45,14 +45,24 @@ export async function issueHandoff(
   return code;
 }
 
+/** Where a redemption came from, as the request says it (see routes/embed.ts). */
+export interface Presented {
+  /** The framing page's origin as the embed page reports it; undefined when it is not framed. */
+  framingOrigin: string | undefined;
+  /** Whether the request came from a page on the bridge's own origin (the embed page). */
+  sameOrigin: boolean;
+}
+
 /**
  * Redeems a handoff code for a new full-embed session, once. A code presented again ends the
  * session its first redemption started, even one still being made when the replay came (a
  * leaked code is worth nothing to its thief, and the page that lost the race shows that it
- * could not sign in). `framingOrigin`, when the browser reports one, must be the origin that
- * framed the sign-in: the code is burnt otherwise.
+ * could not sign in). The code redeems only from the bridge's own embed page framed by the
+ * origin that signed in: a redemption from another origin, at top level (no framing origin) or
+ * in another site's frame is refused, and the code is burnt all the same, so a sign-in link
+ * handed to someone else can never sign them in.
  */
-export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: string) {
+export async function redeemEmbedCode(deps: Deps, code: string, presented: Presented) {
   if (!CODE_SHAPE.test(code)) throw invalidCode();
   const codeHash = hashOf(code);
   const result = await redeemHandoff(deps.store.db, codeHash, deps.now());
@@ -64,12 +74,7 @@ export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: 
     if (row.sessionId) await endSession(deps, row.organizationId, row.sessionId);
     throw codeUsed();
   }
-  if (framingOrigin !== undefined && framingOrigin !== row.framingOrigin) {
-    throw forbidden(
-      'This page is framed by another site than the sign-in',
-      'embed_origin_mismatch',
-    );
-  }
+  checkPresented(presented, row.framingOrigin);
   const member = await findMember(deps.store.db, row.organizationId, row.memberId);
   if (!member) throw invalidCode();
   const session = await issueSession(deps, member, {
@@ -86,6 +91,28 @@ export async function redeemEmbedCode(deps: Deps, code: string, framingOrigin?: 
   const live = await liveSession(deps, session.claims);
   if (!live) throw invalidCode();
   return { session, org: live.org };
+}
+
+/** The checks of where a redemption came from, after the code is marked used (so burnt). */
+function checkPresented({ framingOrigin, sameOrigin }: Presented, signedInFrom: string) {
+  if (!sameOrigin) {
+    throw forbidden(
+      "A sign-in code redeems only from the bridge's own embed page",
+      'embed_origin_foreign',
+    );
+  }
+  if (framingOrigin === undefined) {
+    throw forbidden(
+      'A sign-in code redeems only inside a frame of an allowed origin',
+      'embed_framing_required',
+    );
+  }
+  if (framingOrigin !== signedInFrom) {
+    throw forbidden(
+      'This page is framed by another site than the sign-in',
+      'embed_origin_mismatch',
+    );
+  }
 }
 
 const codeUsed = () =>

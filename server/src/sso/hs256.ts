@@ -4,8 +4,8 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
  * HS256 for the bridge's two kinds of JWT (host-signed SSO tokens, its own session tokens):
  * node:crypto's synchronous HMAC over the token's exact `header.payload` text. WebCrypto (what
  * jose verifies with) queues every HMAC as a job on libuv's thread pool and resolves it on a
- * later turn; under load that hop cost about a sixth of the SSO exchange's CPU (see "How the
- * bridge stays fast" in the README). A 32-byte HMAC takes a few microseconds here.
+ * later turn; under load that hop cost about a sixth of the SSO exchange's CPU (see
+ * docs/performance.md). A 32-byte HMAC takes a few microseconds here.
  */
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;

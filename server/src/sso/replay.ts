@@ -104,8 +104,8 @@ interface Claim {
  *
  * On SQLite (one connection) claims are group-committed: those made while the event loop
  * runs are written in one transaction, committed before any of them is answered; each still
- * sees the ones before it, so a jti used twice in one batch is a replay too. A commit per
- * exchange was the costliest step of an SSO exchange.
+ * sees the ones before it, so a jti used twice in one batch is a replay too: a commit per
+ * exchange would be its costliest step.
  */
 export function storeReplayGuard(store: Store, now: () => Date): ReplayGuard {
   const { db } = store;

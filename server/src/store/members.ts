@@ -125,3 +125,21 @@ export const deleteMemberRow = (db: Db, orgId: string, memberId: string) =>
     .where('organizationId', '=', orgId)
     .where('id', '=', memberId)
     .executeTakeFirst();
+
+/**
+ * The host account behind an organization: the earliest member (the creator, unless removed)
+ * whose user holds an API key, whatever its state. Read from the keys' side: a host has few
+ * keys, an organization may have thousands of SSO members.
+ */
+export async function findHostUserId(db: Db, orgId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('apiKeys as k')
+    .innerJoin('members as m', (join) =>
+      join.onRef('m.userId', '=', 'k.userId').on('m.organizationId', '=', orgId),
+    )
+    .select('m.userId')
+    .orderBy('m.id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.userId;
+}

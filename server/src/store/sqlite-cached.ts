@@ -141,8 +141,8 @@ function resultCache(maxResults: number, maxRows: number) {
  *   (a ROLLBACK, DDL, a statement naming no table, a commit by another connection such as the
  *   CLI, seen through `PRAGMA data_version`) bumps a global epoch instead. `PRAGMA
  *   data_version` is asked once per turn of the event loop, and again after any statement
- *   runs (see tableGenerations). Asked on every read (3.5 µs a call alone, more with other
- *   connections writing), it was the costliest function of a cached list under load.
+ *   runs (see tableGenerations): asking on every read would make it the costliest call of a
+ *   cached list under load.
  *
  * `version(tables)` exposes the same stamps, for callers that cache what they build from reads.
  */

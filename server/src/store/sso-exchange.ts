@@ -1,8 +1,7 @@
-// The SSO exchange's round trips, folded. An exchange used to wait on four in a row: the
-// organization, the rate-limit hit, the jti claim, the membership (then a transaction of five
-// more on a first sign-in). On PostgreSQL each is a network round trip and a pool connection
-// held across it, and at 32 concurrent exchanges the pool of 10 queued them: that, not CPU,
-// set the rate and the p99. Here they are two: the organization with the membership of the
+// The SSO exchange's round trips, folded. An exchange needs the organization, the rate-limit
+// hit, the jti claim and the membership (and, on a first sign-in, the user and membership
+// created). On PostgreSQL each round trip holds a pool connection, and under concurrency the
+// pool, not the CPU, sets the rate and the p99, so here they are two: the organization with the membership of the
 // token's email (one read, before the signature is checked: nothing is used until it is), and
 // the rate-limit hit with the jti claim (one write; the jti is only claimed when the hit is
 // within the limit). A first sign-in's user and membership are one more statement.

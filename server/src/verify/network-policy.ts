@@ -46,20 +46,45 @@ const PRIVATE_V4: Rule[] = [
   ['100.64.0.0', 10],
 ];
 const PRIVATE_V6: Rule[] = [
-  ['::1', 128],
   ['fc00::', 7],
+  // Local-use NAT64 (RFC 8215): a translator inside the network, to its IPv4 hosts.
+  ['64:ff9b:1::', 48],
 ];
+// ::1 is also ::0.0.0.1, an IPv4-compatible spelling of 0.0.0.1 (always refused): it is looked
+// at first, as the loopback address it is.
+const LOOPBACK_V6 = new BlockList();
+LOOPBACK_V6.addSubnet('::1', 128, 'ipv6');
+
+/** The two IPv6 groups that spell an IPv4 address (`169.254.0.0` → `a9fe:0`). */
+function v4Groups(network: string): string {
+  const [a = 0, b = 0, c = 0, d = 0] = network.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
 
 /**
- * IPv4-mapped addresses (::ffff:a.b.c.d) are matched against IPv4 rules by BlockList
- * itself; NAT64 (64:ff9b::/96) reaches the embedded IPv4 address too, so it gets the
- * IPv4 rules shifted into that prefix.
+ * IPv6 ranges that carry an IPv4 address, and where the IPv4 address sits: each IPv4 rule is
+ * also a rule on the same addresses written in each of them, so they are judged by the IPv4
+ * address they reach. IPv4-mapped addresses (::ffff:a.b.c.d) BlockList matches by itself.
  */
+const V4_IN_V6: Array<(network: string, prefix: number) => Rule> = [
+  // IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks to the IPv4 host).
+  (network, prefix) => [`::${network}`, 96 + prefix],
+  // IPv4-translated (SIIT, ::ffff:0:a.b.c.d).
+  (network, prefix) => [`::ffff:0:${network}`, 96 + prefix],
+  // NAT64's well-known prefix (64:ff9b::a.b.c.d).
+  (network, prefix) => [`64:ff9b::${network}`, 96 + prefix],
+  // 6to4 (2002:AABB:CCDD::/48 reaches a.b.c.d through a relay).
+  (network, prefix) => [`2002:${v4Groups(network)}::`, 16 + prefix],
+];
+
 function blockList(v4: Rule[], v6: Rule[]): BlockList {
   const list = new BlockList();
   for (const [network, prefix] of v4) {
     list.addSubnet(network, prefix, 'ipv4');
-    list.addSubnet(`64:ff9b::${network}`, 96 + prefix, 'ipv6');
+    for (const within of V4_IN_V6) {
+      const [v6Network, v6Prefix] = within(network, prefix);
+      list.addSubnet(v6Network, v6Prefix, 'ipv6');
+    }
   }
   for (const [network, prefix] of v6) list.addSubnet(network, prefix, 'ipv6');
   return list;
@@ -74,6 +99,7 @@ export function isAddressAllowed(address: string, policy: NetworkPolicy): boolea
   const family = isIP(bare);
   if (family === 0) return false;
   const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (type === 'ipv6' && LOOPBACK_V6.check(bare, type)) return policy.allowPrivateNetworks;
   if (ALWAYS_REFUSED.check(bare, type)) return false;
   return policy.allowPrivateNetworks || !PRIVATE.check(bare, type);
 }

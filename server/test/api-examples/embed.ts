@@ -1,6 +1,9 @@
 import type { Scenarios } from './scenario';
 import { HOST_ORIGIN } from './world';
 
+// What the browser adds to the embed page's own POST: it comes from the bridge's origin.
+const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin', Origin: 'https://bridge.acme.example' };
+
 export const embedScenarios: Scenarios = {
   embedPage: {
     summary:
@@ -17,15 +20,15 @@ export const embedScenarios: Scenarios = {
     summary: 'The code of the sign-in redirect, traded once for a bearer session',
     call: async (w) => ({
       body: { code: await w.handoffCode(), framingOrigin: HOST_ORIGIN },
-      headers: { 'X-Bridgekit-Embed': '1' },
+      headers: { 'X-Bridgekit-Embed': '1', ...SAME_ORIGIN },
     }),
     errors: {
       Unauthorized: {
         summary: 'A code used twice (the session its first use started is ended too)',
         call: async (w) => {
           const first = {
-            body: { code: await w.handoffCode() },
-            headers: { 'X-Bridgekit-Embed': '1' },
+            body: { code: await w.handoffCode(), framingOrigin: HOST_ORIGIN },
+            headers: { 'X-Bridgekit-Embed': '1', ...SAME_ORIGIN },
           };
           await w.send('embedSession', first);
           return first;

@@ -97,9 +97,17 @@ export const organizationScenarios: Scenarios = {
     },
   },
   rotateJwtSecret: {
-    summary: 'A new jwtSecret; the previous one verifies until previousJwtSecretExpiresAt',
-    call: async (w) => ({ params: { orgId: (await w.newOrganization('Vandelay')).id } }),
+    summary:
+      'A new jwtSecret; the previous one verifies until previousJwtSecretExpiresAt, and every session signed in until now ends (endSessions)',
+    call: async (w) => ({
+      params: { orgId: (await w.newOrganization('Vandelay')).id },
+      body: { endSessions: true },
+    }),
     errors: {
+      ValidationError: {
+        summary: 'endSessions is true or false',
+        call: (w) => ({ params: { orgId: w.org.id }, body: { endSessions: 'yes' } }),
+      },
       NotFound: {
         summary: 'The caller is not a member of it',
         call: (w) => ({ as: 'outsider', params: { orgId: w.org.id } }),

@@ -20,7 +20,7 @@ const MAX_TEXT = 2000;
 const SHOWN_TEXT = 400;
 
 const HOW_TO =
-  'add it to the scenarios in server/test/api-examples/ (README: "Adding a route"), then run `npm run docs:examples`';
+  'add it to the scenarios in server/test/api-examples/ (CONTRIBUTING.md: "Adding a route"), then run `npm run docs:examples`';
 
 /** Where a route's examples come from, so a missing one can be named. */
 export function missingExamples(scenarios: Scenarios): string[] {

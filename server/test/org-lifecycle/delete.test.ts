@@ -192,26 +192,33 @@ describe.each(ENGINES)('DELETE /organizations/{orgId} on %s', (engine) => {
     expect(again.body.data.slug).toBe(org.slug);
   });
 
-  it('lets an ADMIN session delete its organization', async () => {
+  it('answers 403 api_key_required to an ADMIN or MEMBER session, deleting nothing', async () => {
     const org = await populatedOrg();
-    const session = await kitSignIn(bridge, org, { role: 'ADMIN' });
-    const res = await del(org.id, session.sessionToken);
-    expect(res.status).toBe(200);
-    expect(res.body.data.id).toBe(org.id);
-  });
-
-  it('answers 403 to a MEMBER key and a MEMBER session, deleting nothing', async () => {
-    const org = await populatedOrg();
-    const session = await kitSignIn(bridge, org, { email: memberUser.email });
-    for (const key of [memberUser.key, session.sessionToken]) {
-      const res = await del(org.id, key);
+    const admin = await kitSignIn(bridge, org, { role: 'ADMIN' });
+    const member = await kitSignIn(bridge, org, { email: memberUser.email });
+    for (const session of [admin, member]) {
+      const res = await del(org.id, session.sessionToken);
       expect(res.status).toBe(403);
       expect(res.body.error).toEqual({
         title: 'Forbidden',
-        detail: 'Only an ADMIN of the organization can do this',
-        code: 'admin_required',
+        detail: 'This needs an API key, not a session token',
+        code: 'api_key_required',
       });
+      const info = await bridge.request('GET', '/api/sso/session', { key: session.sessionToken });
+      expect(info.status).toBe(200);
     }
+    expect((await rowsOf(org.id)).dataSources).toBe(1);
+  });
+
+  it('answers 403 to a MEMBER key, deleting nothing', async () => {
+    const org = await populatedOrg();
+    const res = await del(org.id, memberUser.key);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toEqual({
+      title: 'Forbidden',
+      detail: 'Only an ADMIN of the organization can do this',
+      code: 'admin_required',
+    });
     expect(
       (await bridge.request('GET', `/api/public/organizations/${org.id}`, { key: admin.key }))
         .status,

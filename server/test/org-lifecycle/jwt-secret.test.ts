@@ -1,6 +1,13 @@
 import { dataOf, OrganizationWithSecret } from '@bridgekit/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { claimsFor, createOrg, kitSignIn, SSO_DETAIL, signHs256 } from '../sso-http/support';
+import {
+  claimsFor,
+  createOrg,
+  embedSignIn,
+  kitSignIn,
+  SSO_DETAIL,
+  signHs256,
+} from '../sso-http/support';
 import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -173,6 +180,113 @@ describe.each(ENGINES)('POST /organizations/{orgId}/jwt-secret on %s', (engine) 
       { key: admin.key },
     );
     for (const res of [rotated, read]) expect(res.text).not.toContain(org.jwtSecret);
+  });
+
+  describe('ending the sessions with the rotation (endSessions)', () => {
+    const rotateWith = (orgId: string, body: unknown, headers: Record<string, string> = {}) =>
+      bridge.request('POST', `/api/public/organizations/${orgId}/jwt-secret`, {
+        key: admin.key,
+        body,
+        headers,
+      });
+    const sessionStatus = async (token: string) =>
+      (await bridge.request('GET', '/api/sso/session', { key: token })).status;
+    const renewStatus = async (token: string) =>
+      (await bridge.request('POST', '/api/sso/session/refresh', { key: token })).status;
+    // Sessions are dated to the second: one signed in during the rotation's second ends too.
+    const nextSecond = () => new Promise((r) => setTimeout(r, 1005 - (Date.now() % 1000)));
+
+    it('ends every session signed in before it, kit and full embed, renewals included', async () => {
+      const org = await createOrg(bridge, admin.key, {
+        fullEmbedEnabled: true,
+        embedAllowedOrigins: ['https://host.example.com'],
+      });
+      const kit = await kitSignIn(bridge, org, { role: 'ADMIN' });
+      const embed = await embedSignIn(bridge, org, 'https://host.example.com');
+      const renewed = (
+        await bridge.request('POST', '/api/sso/session/refresh', { key: kit.sessionToken })
+      ).body.data.sessionToken as string;
+      const other = await createOrg(bridge, admin.key);
+      const elsewhere = await kitSignIn(bridge, other);
+
+      const res = await rotateWith(org.id, { endSessions: true });
+      expect(res.status).toBe(200);
+      for (const token of [kit.sessionToken, renewed, embed.sessionToken]) {
+        expect(await sessionStatus(token)).toBe(401);
+        expect(await renewStatus(token)).toBe(401);
+        const api = await bridge.request('GET', `/api/public/organizations/${org.id}`, {
+          key: token,
+        });
+        expect(api.status).toBe(401);
+        expect(api.body.error.code).toBe('invalid_credentials');
+      }
+      // Another organization's sessions are not touched.
+      expect(await sessionStatus(elsewhere.sessionToken)).toBe(200);
+
+      // A session signed in after the rotation lives, with the new secret or the previous one.
+      await nextSecond();
+      const fresh = await exchange(org.id, res.body.data.jwtSecret);
+      expect(fresh.status).toBe(200);
+      expect(await sessionStatus(fresh.body.data.sessionToken)).toBe(200);
+      expect(await renewStatus(fresh.body.data.sessionToken)).toBe(200);
+    });
+
+    it.each([
+      ['no body', undefined],
+      ['an empty body', {}],
+      ['endSessions: false', { endSessions: false }],
+    ])('leaves sessions alive with %s (as before)', async (_, body) => {
+      const org = await freshOrg();
+      const kit = await kitSignIn(bridge, org);
+      const res = await rotateWith(org.id, body);
+      expect(res.status).toBe(200);
+      expect(res.body.data.jwtSecret).toMatch(JWT_SECRET);
+      expect(await sessionStatus(kit.sessionToken)).toBe(200);
+      expect(await renewStatus(kit.sessionToken)).toBe(200);
+    });
+
+    it('moves the moment on with a second rotation that ends sessions', async () => {
+      const org = await freshOrg();
+      expect((await rotateWith(org.id, { endSessions: true })).status).toBe(200);
+      await nextSecond();
+      const between = await kitSignIn(bridge, org);
+      expect(await sessionStatus(between.sessionToken)).toBe(200);
+      expect((await rotateWith(org.id, { endSessions: true })).status).toBe(200);
+      expect(await sessionStatus(between.sessionToken)).toBe(401);
+    });
+
+    it.each([
+      ['endSessions that is not a boolean', { endSessions: 'yes' }, 'endSessions', 'invalid_type'],
+      ['an unknown field', { endSession: true }, 'endSession', 'unknown_field'],
+    ])('answers 400 for %s, rotating nothing and ending nothing', async (_, body, field, code) => {
+      const org = await freshOrg();
+      const kit = await kitSignIn(bridge, org);
+      const res = await rotateWith(org.id, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({
+        title: 'ValidationError',
+        code: 'validation_failed',
+        fieldErrors: { [field]: expect.any(String) },
+        fieldCodes: { [field]: code },
+      });
+      expect((await readOrg(org.id)).jwtSecret).toBe(org.jwtSecret);
+      expect(await sessionStatus(kit.sessionToken)).toBe(200);
+    });
+
+    it('answers 415 for a body that is not JSON, rotating nothing', async () => {
+      const org = await freshOrg();
+      const res = await bridge.request('POST', `/api/public/organizations/${org.id}/jwt-secret`, {
+        key: admin.key,
+        rawBody: 'endSessions=true',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(res.status).toBe(415);
+      expect(res.body.error).toMatchObject({
+        title: 'UnsupportedMediaType',
+        code: 'unsupported_media_type',
+      });
+      expect((await readOrg(org.id)).jwtSecret).toBe(org.jwtSecret);
+    });
   });
 
   describe('refusals', () => {

@@ -334,6 +334,60 @@ describe.each(ENGINES)('PATCH /organizations/{orgId} on %s', (engine) => {
       await expectUnchanged();
     });
 
+    it.each([
+      ['embedAllowedOrigins', { embedAllowedOrigins: ['https://evil.example'] }],
+      ['fullEmbedEnabled', { fullEmbedEnabled: false }],
+      ['slug', { slug: 'moved-by-session' }],
+      ['embedAllowedOrigins', { name: 'Also Named', embedAllowedOrigins: [] }],
+    ])(
+      'answers 403 api_key_required when an ADMIN session changes %s, changing nothing',
+      async (field, body) => {
+        const session = await kitSignIn(bridge, org, { role: 'ADMIN' });
+        const res = await patch(org.id, body, session.sessionToken);
+        expect(res.status).toBe(403);
+        expect(res.body.error).toEqual({
+          title: 'Forbidden',
+          detail: `Only an API key can change ${field}`,
+          code: 'api_key_required',
+          fieldErrors: { [field]: 'Only an API key can change this' },
+          fieldCodes: { [field]: 'api_key_required' },
+        });
+        await expectUnchanged();
+      },
+    );
+
+    it('names every host setting an ADMIN session sends', async () => {
+      const session = await kitSignIn(bridge, org, { role: 'ADMIN' });
+      const res = await patch(
+        org.id,
+        { slug: 'x-by-session', fullEmbedEnabled: true, embedAllowedOrigins: [] },
+        session.sessionToken,
+      );
+      expect(res.status).toBe(403);
+      expect(res.body.error.detail).toBe(
+        'Only an API key can change slug, fullEmbedEnabled, embedAllowedOrigins',
+      );
+      expect(Object.keys(res.body.error.fieldCodes)).toEqual([
+        'slug',
+        'fullEmbedEnabled',
+        'embedAllowedOrigins',
+      ]);
+      await expectUnchanged();
+    });
+
+    it('lets the ADMIN key change the same host settings (control)', async () => {
+      const target = await freshOrg();
+      const res = await patch(target.id, {
+        fullEmbedEnabled: true,
+        embedAllowedOrigins: ['https://host.example.com'],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        fullEmbedEnabled: true,
+        embedAllowedOrigins: ['https://host.example.com'],
+      });
+    });
+
     it('answers 404 to a non-member, the same body as an unknown id', async () => {
       const unknown = await patch(UNKNOWN_ORG, { name: 'X' }, stranger.key);
       const res = await patch(org.id, { name: 'X' }, stranger.key);

@@ -440,6 +440,74 @@ describe.each(ENGINES)('full embed on %s', (engine) => {
     });
 
     it.each([
+      [
+        'at top level (no framing origin)',
+        { framingOrigin: undefined },
+        {},
+        'embed_framing_required',
+        'A sign-in code redeems only inside a frame of an allowed origin',
+      ],
+      [
+        'from a foreign Origin',
+        {},
+        { origin: EVIL },
+        'embed_origin_foreign',
+        "A sign-in code redeems only from the bridge's own embed page",
+      ],
+      [
+        'from a foreign Origin with no framing origin',
+        { framingOrigin: undefined },
+        { origin: EVIL },
+        'embed_origin_foreign',
+        "A sign-in code redeems only from the bridge's own embed page",
+      ],
+      [
+        'without an Origin',
+        {},
+        { origin: '' },
+        'embed_origin_foreign',
+        "A sign-in code redeems only from the bridge's own embed page",
+      ],
+      [
+        'from a cross-site page, as the browser says (Sec-Fetch-Site)',
+        {},
+        { 'sec-fetch-site': 'cross-site' },
+        'embed_origin_foreign',
+        "A sign-in code redeems only from the bridge's own embed page",
+      ],
+      [
+        'from the bridge origin on another host',
+        {},
+        { origin: 'http://bridge.other.example' },
+        'embed_origin_foreign',
+        "A sign-in code redeems only from the bridge's own embed page",
+      ],
+    ])(
+      'refuses a code redeemed %s with 403, and burns it',
+      async (_, body, headers, code, detail) => {
+        const handoff = await handoffCode(embedOrg);
+        const res = await redeemCode(bridge, handoff, body, headers);
+        expect(res.status).toBe(403);
+        expect(res.body.error).toEqual({ title: 'Forbidden', code, detail });
+        expect(res.body.data).toBeUndefined();
+        // Burnt: the right origin, framed by the sign-in's origin, gets nothing from it either.
+        const again = await redeemCode(bridge, handoff, { framingOrigin: HOST });
+        expect(again.status).toBe(401);
+        expect(again.body.error.code).toBe('embed_code_used');
+      },
+    );
+
+    it('accepts the same-origin Sec-Fetch-Site where a proxy rewrote the Host', async () => {
+      const res = await redeemCode(
+        bridge,
+        await handoffCode(embedOrg),
+        {},
+        { origin: 'https://bridge.example.com', 'sec-fetch-site': 'same-origin' },
+      );
+      expect(res.status).toBe(200);
+    });
+
+    it.each([
       ['an unknown code', 'A'.repeat(43)],
       ['a code of the wrong shape', 'not-a-code'],
       ['a code with a character too many', `${'A'.repeat(43)}B`],

@@ -98,22 +98,31 @@ export async function startBridgeOn(
   return { ...bridge, engine: 'postgres', databaseUrl: pg.url };
 }
 
+// The origin each handoff code's redirect named (`&origin=`): the one that framed its sign-in.
+const framedBy = new Map<string, string>();
+
 /** The handoff code in a full-embed sign-in redirect's fragment (`…#code=<code>&origin=…`). */
 export function handoffCodeOf(location: string | null): string {
-  const code = /#code=([A-Za-z0-9_-]+)&origin=[^&]+$/.exec(location ?? '')?.[1];
-  if (!code) throw new Error(`no handoff code in ${location}`);
-  return code;
+  const match = /#code=([A-Za-z0-9_-]+)&origin=([^&]+)$/.exec(location ?? '');
+  if (!match?.[1] || !match[2]) throw new Error(`no handoff code in ${location}`);
+  framedBy.set(match[1], decodeURIComponent(match[2]));
+  return match[1];
 }
 
-/** The embed page's trade of a handoff code for its bearer token. */
+/**
+ * The embed page's trade of a handoff code for its bearer token, as the page makes it inside
+ * the frame that signed in: from the bridge's own origin, with the framing origin the browser
+ * reports. `extra` and `headers` override any of it.
+ */
 export const redeemCode = (
-  bridge: Pick<TestBridge, 'request'>,
+  bridge: Pick<TestBridge, 'request' | 'url'>,
   code: string,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ) =>
   bridge.request('POST', '/embed/session', {
-    body: { code, ...extra },
-    headers: { 'x-bridgekit-embed': '1' },
+    body: { code, framingOrigin: framedBy.get(code), ...extra },
+    headers: { 'x-bridgekit-embed': '1', origin: bridge.url, ...headers },
   });
 
 /**
@@ -152,7 +161,7 @@ export async function expectNoRedemptionLives(
  * embed page's trade of the handoff code for its bearer token. Throws when either is refused.
  */
 export async function embedSignIn(
-  bridge: Pick<TestBridge, 'request'>,
+  bridge: Pick<TestBridge, 'request' | 'url'>,
   org: { id: string; jwtSecret: string },
   framingOrigin: string,
   claims: Record<string, unknown> = {},

@@ -30,6 +30,14 @@ describe('isAddressAllowed', () => {
     '::ffff:169.254.169.254',
     '::ffff:a9fe:a9fe',
     '64:ff9b::169.254.169.254',
+    // IPv4-compatible, IPv4-translated and 6to4 spellings of the metadata address.
+    '::169.254.169.254',
+    '::a9fe:a9fe',
+    '0:0:0:0:0:0:a9fe:a9fe',
+    '::ffff:0:169.254.169.254',
+    '2002:a9fe:a9fe::1',
+    '::0.1.2.3',
+    '::2',
   ])('always refuses %s', (address) => {
     expect(isAddressAllowed(address, permissive)).toBe(false);
     expect(isAddressAllowed(address, strict)).toBe(false);
@@ -50,17 +58,33 @@ describe('isAddressAllowed', () => {
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '64:ff9b::10.0.0.1',
+    // The embedded IPv4 address decides: IPv4-compatible (deprecated), IPv4-translated, 6to4.
+    '::127.0.0.1',
+    '::7f00:1',
+    '0:0:0:0:0:0:7f00:1',
+    '::10.0.0.1',
+    '::192.168.1.1',
+    '::ffff:0:127.0.0.1',
+    '2002:7f00:1::',
+    '2002:c0a8:101::1',
+    // Local-use NAT64 reaches hosts inside the network.
+    '64:ff9b:1::a00:1',
   ])('refuses private %s unless private networks are allowed', (address) => {
     expect(isAddressAllowed(address, strict)).toBe(false);
     expect(isAddressAllowed(address, permissive)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '100.128.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])(
-    'allows public %s',
-    (address) => {
-      expect(isAddressAllowed(address, strict)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '::8.8.8.8',
+    '2002:808:808::1',
+  ])('allows public %s', (address) => {
+    expect(isAddressAllowed(address, strict)).toBe(true);
+  });
 
   it('refuses what is not an IP address', () => {
     expect(isAddressAllowed('example.com', permissive)).toBe(false);
@@ -123,42 +147,54 @@ describe('verifyConnection and the network policy', () => {
   const body = (host: string) =>
     ({ dialect: 'POSTGRES', host, username: 'u', password: 'secret-pw' }) as const;
 
-  it.each(['169.254.169.254', '0x7f.1', '2130706433', '::ffff:127.0.0.1', '10.0.0.1', 'localhost'])(
-    'refuses %s before connecting when private networks are not allowed',
-    async (host) => {
-      const connect = vi.spyOn(net.Socket.prototype, 'connect');
-      const outcome = await verifyConnection(body(host), {
-        timeoutMs: 2000,
-        allowPrivateNetworks: false,
-      });
-      expect(outcome).toEqual({
-        ok: false,
-        reason: 'policy',
-        detail: expect.any(String),
-        fieldErrors: { host: expect.any(String) },
-      });
-      expect(connect).not.toHaveBeenCalled();
-      expect(JSON.stringify(outcome)).not.toContain('secret-pw');
-    },
-  );
+  it.each([
+    '169.254.169.254',
+    '0x7f.1',
+    '2130706433',
+    '::ffff:127.0.0.1',
+    '10.0.0.1',
+    'localhost',
+    '[::127.0.0.1]',
+    '::127.0.0.1',
+    '[::7f00:1]',
+    '[64:ff9b::7f00:1]',
+  ])('refuses %s before connecting when private networks are not allowed', async (host) => {
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    const outcome = await verifyConnection(body(host), {
+      timeoutMs: 2000,
+      allowPrivateNetworks: false,
+    });
+    expect(outcome).toEqual({
+      ok: false,
+      reason: 'policy',
+      detail: expect.any(String),
+      fieldErrors: { host: expect.any(String) },
+    });
+    expect(connect).not.toHaveBeenCalled();
+    expect(JSON.stringify(outcome)).not.toContain('secret-pw');
+  });
 
-  it.each(['169.254.169.254', 'fd00:ec2::254', '0xa9.0xfe.0xa9fe', '2852039166'])(
-    'refuses metadata address %s even when private networks are allowed',
-    async (host) => {
-      const connect = vi.spyOn(net.Socket.prototype, 'connect');
-      const outcome = await verifyConnection(body(host), {
-        timeoutMs: 2000,
-        allowPrivateNetworks: true,
-      });
-      expect(outcome).toMatchObject({
-        ok: false,
-        reason: 'policy',
-        fieldErrors: { host: expect.any(String) },
-      });
-      expect(Object.keys(outcome.ok ? {} : outcome.fieldErrors)).toEqual(['host']);
-      expect(connect).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    '169.254.169.254',
+    'fd00:ec2::254',
+    '0xa9.0xfe.0xa9fe',
+    '2852039166',
+    '[::169.254.169.254]',
+    '[2002:a9fe:a9fe::]',
+  ])('refuses metadata address %s even when private networks are allowed', async (host) => {
+    const connect = vi.spyOn(net.Socket.prototype, 'connect');
+    const outcome = await verifyConnection(body(host), {
+      timeoutMs: 2000,
+      allowPrivateNetworks: true,
+    });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: 'policy',
+      fieldErrors: { host: expect.any(String) },
+    });
+    expect(Object.keys(outcome.ok ? {} : outcome.fieldErrors)).toEqual(['host']);
+    expect(connect).not.toHaveBeenCalled();
+  });
 
   it('checks the SSH host and reports it as sshHost', async () => {
     const connect = vi.spyOn(net.Socket.prototype, 'connect');

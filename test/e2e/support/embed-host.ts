@@ -4,7 +4,7 @@ import { send, startHttpServer, type TestServer } from './http-server';
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The README's plain-JavaScript host: an iframe on the signed URL that follows the page's
+ * The plain-JavaScript host of docs/embedding.md: an iframe on the signed URL that follows the page's
  * height and learns when its session ended, checking the sender's origin and window. It also
  * keeps every message from the bridge in `window.bk` for the tests.
  */
@@ -29,7 +29,7 @@ const reactHost = (src: string) => `<!doctype html><html lang="en"><head><meta c
 
 /**
  * A host site on `http://localhost:<port>` (another site than the bridge on 127.0.0.1) whose
- * pages frame the URL given in `?src=`: `/plain` with the README's plain JavaScript, `/react`
+ * pages frame the URL given in `?src=`: `/plain` with docs/embedding.md's plain JavaScript, `/react`
  * with `BridgeEmbed`. The tests sign tokens and build the URLs as the host's backend would.
  */
 export async function startEmbedHost(options: { bundle: Bundle }): Promise<TestServer> {

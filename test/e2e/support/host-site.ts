@@ -40,7 +40,7 @@ const framing = (res: ServerResponse, src: string) =>
 /**
  * A host site on `http://localhost:<port>`: its "backend" signs SSO tokens for its signed-in user
  * (a host cookie stands in for its login), proxies the organization list with its API key, and
- * serves the kit page plus two pages that frame the bridge's full-embed flow.
+ * serves the kit page plus pages that frame the bridge's full-embed flow.
  */
 export async function startHostSite(options: HostSiteOptions): Promise<HostSite> {
   const { bridgeUrl, org, user, apiKey, bundle } = options;
@@ -91,6 +91,9 @@ export async function startHostSite(options: HostSiteOptions): Promise<HostSite>
       send(res, upstream.status, 'application/json', await upstream.text());
     } else if (route === 'GET /embed-host') {
       framing(res, `${bridgeUrl}/api/sso/jwt?jwt=${encodeURIComponent(await sign())}`);
+    } else if (route === 'GET /embed-link') {
+      // A bridge link someone handed over (a sign-in redirect's `/embed/orgs/…#code=…`).
+      framing(res, `${bridgeUrl}${url.searchParams.get('path') ?? '/'}`);
     } else if (route === 'GET /embed-direct') {
       framing(res, `${bridgeUrl}/embed/orgs/${encodeURIComponent(org().slug)}`);
     } else {

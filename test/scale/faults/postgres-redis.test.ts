@@ -21,7 +21,7 @@ import {
   warmUp,
 } from './matrix';
 
-// Shorter bounds than the defaults (README) so each case stays short, yet long enough that a
+// Shorter bounds than the defaults (docs/configuration.md) so each case stays short, yet long enough that a
 // connection to a healthy server opens in time on a busy machine.
 const TIMEOUTS = {
   BRIDGE_PG_CONNECT_TIMEOUT_MS: '2500',

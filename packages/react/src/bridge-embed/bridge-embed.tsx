@@ -15,11 +15,11 @@ export type BridgeEmbedProps = Omit<ComponentPropsWithoutRef<'iframe'>, 'src' | 
    */
   src: string;
   /** Called when the page's session has ended or it could not sign in: load a fresh URL. */
-  onSessionEnded?: () => void;
+  onSessionEnded?: (() => void) | undefined;
   /** Called with the page's content height (CSS pixels) each time it changes. */
-  onResize?: (height: number) => void;
+  onResize?: ((height: number) => void) | undefined;
   /** Height before the page has reported one; default 480. */
-  initialHeight?: number;
+  initialHeight?: number | undefined;
 };
 
 const isMessage = (data: unknown): data is { type: string; height?: unknown } =>

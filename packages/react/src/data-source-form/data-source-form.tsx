@@ -1,5 +1,6 @@
+import { canCall } from '@bridgekit/client';
 import type { DataSource } from '@bridgekit/contract';
-import { type ComponentPropsWithoutRef, forwardRef, useMemo } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, useMemo, useRef } from 'react';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
 import { useBridgeContext } from '../provider/bridge-provider';
@@ -14,25 +15,26 @@ export type DataSourceFormProps = Omit<
 > & {
   orgId: string;
   /** Edit this data source (loaded with `getDataSource`); without it the form creates one. */
-  dataSourceId?: string;
+  dataSourceId?: string | undefined;
   /** Edit this record as given, without loading it. */
-  dataSource?: DataSource;
+  dataSource?: DataSource | undefined;
   /** Save only after the current connection values passed "Test connection". Default true. */
-  requireVerify?: boolean;
+  requireVerify?: boolean | undefined;
   /** After a create or update succeeded, with the record the server returned. */
-  onSaved?: (record: DataSource) => void;
+  onSaved?: ((record: DataSource) => void) | undefined;
   /** After a delete succeeded, with the deleted record. */
-  onDeleted?: (record: DataSource) => void;
+  onDeleted?: ((record: DataSource) => void) | undefined;
   /** `framed` (default) draws the form's own card; `plain` leaves the frame to your panel. */
-  variant?: 'framed' | 'plain';
+  variant?: 'framed' | 'plain' | undefined;
   /** Leave out the kit's styles for this component. */
-  unstyled?: boolean;
+  unstyled?: boolean | undefined;
 };
 
 /**
  * Create or edit a PostgreSQL or MySQL data source (a new one can start from a pasted
  * connection string): test the connection, then save. The caller's role
- * comes from the bridge's session: a MEMBER sees the record read-only and is told why.
+ * comes from the bridge's session: a MEMBER sees the record read-only and is told why; an
+ * ADMIN demoted while filling it in keeps what they typed, read-only, and is told why.
  *
  * @example
  * <DataSourceForm orgId={orgId} onSaved={(record) => navigate(`/sources/${record.id}`)} />
@@ -58,6 +60,18 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
     );
     const { client, messages } = context;
     const access = useAccess(context, orgId);
+    // Once editable, a form that loses the right (the role changed mid-form) keeps its values.
+    const wasEditable = useRef(false);
+    if (access.status === 'ready' && access.canEdit) wasEditable.current = true;
+    const roleChanged = access.status === 'ready' && !access.canEdit && wasEditable.current;
+    // A client that cannot make the calls (a proxy that does not forward them) says so up front.
+    const canVerify = canCall(client, 'verifyDataSource');
+    const editing = Boolean(dataSource || dataSourceId);
+    const unavailable = !canCall(client, editing ? 'updateDataSource' : 'createDataSource')
+      ? messages.saveNotAvailable
+      : !canVerify && requireVerify
+        ? messages.verifyNotAvailable
+        : null;
     const key = dataSource || !dataSourceId ? null : `${orgId}/${dataSourceId}`;
     const loaded = useResource(key, (signal) =>
       client.getDataSource({ params: { orgId, id: dataSourceId ?? '' }, signal }),
@@ -78,7 +92,10 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
     if ((key && !record) || access.status === 'loading') {
       return <FormLoading root={root} messages={messages} />;
     }
-    if (!access.canEdit && !record) return <FormCannotCreate root={root} messages={messages} />;
+    if (!record && unavailable) return <FormCannotCreate root={root} text={unavailable} />;
+    if (!access.canEdit && !record && !roleChanged) {
+      return <FormCannotCreate root={root} text={messages.readOnlyCreate} />;
+    }
 
     return (
       <FormBody
@@ -89,7 +106,10 @@ export const DataSourceForm = /* @__PURE__ */ forwardRef<HTMLFormElement, DataSo
         orgId={orgId}
         initialRecord={record}
         requireVerify={requireVerify}
-        readOnly={!access.canEdit}
+        readOnly={!access.canEdit || unavailable !== null}
+        roleChanged={roleChanged}
+        notice={roleChanged ? messages.readOnlyRoleChanged : (unavailable ?? messages.readOnly)}
+        canVerify={canVerify}
         onSaved={onSaved}
         onDeleted={onDeleted}
       />

@@ -5,8 +5,8 @@ export interface FieldProps {
   id: string;
   label: string;
   error?: string | undefined;
-  hint?: ReactNode;
-  children?: ReactNode;
+  hint?: ReactNode | undefined;
+  children?: ReactNode | undefined;
 }
 
 /** `aria-describedby` for a control: its error and hint, when present. */

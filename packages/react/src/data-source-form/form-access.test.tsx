@@ -1,7 +1,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dataSource } from '../../../../test/support/fixtures';
+import { dataSource, member } from '../../../../test/support/fixtures';
 import { json, renderKit, settled } from '../../test/render-kit';
+import { MemberCard } from '../member-card/member-card';
+import { useBridgeSession } from '../provider/use-access';
 import { DataSourceForm } from './data-source-form';
 
 afterEach(cleanup);
@@ -20,6 +22,14 @@ const adminRequired = () =>
   });
 
 const button = (name: string) => screen.queryByRole('button', { name });
+const ROLE_CHANGED =
+  'Your role in this organization no longer lets you save data sources (only admins can). What you entered is kept below, read-only.';
+
+/** The role `useBridgeSession` reports, as a host's own layout would show it. */
+function SessionRole() {
+  const session = useBridgeSession();
+  return <output aria-label="Session role">{session.session?.member.role ?? '…'}</output>;
+}
 
 describe('DataSourceForm and the role of the session', () => {
   it('shows a MEMBER the record read-only, says why, and offers no Test, Save or Delete', async () => {
@@ -95,7 +105,11 @@ describe('DataSourceForm and the role of the session', () => {
 
     await user.click(save!);
 
-    await waitFor(() => expect(screen.getByText(READ_ONLY)).toBeTruthy());
+    // What was typed stays, read-only, with why it can no longer be saved.
+    await waitFor(() => expect(screen.getByText(ROLE_CHANGED)).toBeTruthy());
+    expect((screen.getAllByLabelText('Display name')[0] as HTMLInputElement).value).toBe(
+      'Warehouse 2',
+    );
     expect(calls.map((c) => c.method)).toEqual(['PATCH']);
     expect(button('Save')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -115,7 +129,7 @@ describe('DataSourceForm and the role of the session', () => {
     await user.click(screen.getByRole('button', { name: 'Delete data source' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(screen.getByText(READ_ONLY)).toBeTruthy();
+    expect(screen.getByText(ROLE_CHANGED)).toBeTruthy();
   });
 
   it('takes the role only for the organization of the session', async () => {
@@ -126,5 +140,45 @@ describe('DataSourceForm and the role of the session', () => {
     await settled();
 
     expect(button('Save')).not.toBeNull();
+  });
+
+  it('keeps what a demoted ADMIN typed, read-only, says why, and shows MEMBER everywhere', async () => {
+    const { calls, user } = renderKit(
+      <>
+        <MemberCard member={member()} />
+        <SessionRole />
+        <DataSourceForm orgId={ORG} />
+      </>,
+      adminRequired,
+      { role: 'ADMIN' },
+    );
+    await settled();
+    expect(screen.getByLabelText('Session role').textContent).toBe('ADMIN');
+    expect(within(screen.getByRole('article')).getByText('Admin')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('Display name'), 'Warehouse');
+    await user.type(screen.getByLabelText('Host'), 'db.internal');
+    await user.type(screen.getByLabelText('Database'), 'analytics');
+    await user.type(screen.getByLabelText('Username'), 'reader');
+    await user.type(screen.getByLabelText('Password'), 's3cret');
+    await user.click(screen.getByRole('button', { name: 'Test connection' }));
+
+    await waitFor(() => expect(screen.getByText(ROLE_CHANGED)).toBeTruthy());
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `POST /api/public/organizations/${ORG}/data-sources/verify`,
+    ]);
+    const form = document.querySelector('form');
+    expect(form?.getAttribute('data-state')).toBe('read-only');
+    const host = screen.getByLabelText('Host') as HTMLInputElement;
+    expect((screen.getByLabelText('Display name') as HTMLInputElement).value).toBe('Warehouse');
+    expect(host.value).toBe('db.internal');
+    expect(host.readOnly).toBe(true);
+    expect(button('Test connection')).toBeNull();
+    expect(button('Save')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByLabelText('Session role').textContent).toBe('MEMBER');
+    const card = screen.getByRole('article');
+    expect(within(card).getByText('Member')).toBeTruthy();
+    expect(within(card).queryByText('Admin')).toBeNull();
   });
 });

@@ -10,6 +10,8 @@ interface FormActionsProps {
   unstyled: boolean | undefined;
   orgId: string;
   idOf: (field: string) => string;
+  /** False: no Test connection (the client cannot make it), and a note why. */
+  canVerify: boolean;
   onDeleted: ((record: DataSource) => void) | undefined;
 }
 
@@ -22,13 +24,15 @@ function statusText(state: string, messages: Messages) {
 }
 
 /** The status line, why Save waits, and Test connection, Save and Delete. */
-export function FormActions({ form, context, unstyled, orgId, idOf, onDeleted }: FormActionsProps) {
+export function FormActions(props: FormActionsProps) {
+  const { form, context, unstyled, orgId, idOf, canVerify, onDeleted } = props;
   const { messages } = context;
   const { record, modes, status, shownStatus, needsVerify, isVerified, canSave } = form;
   const waiting = needsVerify && !isVerified;
   const keptSecrets = Object.values(modes).includes('stored');
   return (
     <>
+      {!canVerify && <p className="bk-notice">{messages.verifyNotAvailableSave}</p>}
       <p className="bk-data-source-form__status" role="status">
         {statusText(shownStatus, messages)}
       </p>
@@ -39,9 +43,11 @@ export function FormActions({ form, context, unstyled, orgId, idOf, onDeleted }:
         </p>
       )}
       <div className="bk-data-source-form__actions">
-        <button type="button" className="bk-button" onClick={form.testConnection}>
-          {status === 'verifying' ? messages.testingConnection : messages.testConnection}
-        </button>
+        {canVerify && (
+          <button type="button" className="bk-button" onClick={form.testConnection}>
+            {status === 'verifying' ? messages.testingConnection : messages.testConnection}
+          </button>
+        )}
         <button
           type="submit"
           className="bk-button bk-button--primary"

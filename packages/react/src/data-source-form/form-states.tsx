@@ -44,12 +44,15 @@ export function FormLoadError({ root, messages, error, retry }: FormLoadErrorPro
   );
 }
 
-/** A MEMBER opened the form to add a data source: say why there is nothing to fill in. */
-export function FormCannotCreate({ root, messages }: { root: RootProps; messages: Messages }) {
+/**
+ * The caller cannot add a data source here (a MEMBER, or a client whose proxy does not forward
+ * it): say why there is nothing to fill in, before anything is typed.
+ */
+export function FormCannotCreate({ root, text }: { root: RootProps; text: string }) {
   return (
     <form {...root} data-state="read-only">
       <p className="bk-notice" role="status">
-        {messages.readOnlyCreate}
+        {text}
       </p>
     </form>
   );

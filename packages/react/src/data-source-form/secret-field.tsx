@@ -14,11 +14,11 @@ interface SecretFieldProps {
   onModeChange: (mode: SecretMode) => void;
   error?: string | undefined;
   messages: Messages;
-  multiline?: boolean;
+  multiline?: boolean | undefined;
   /** Extra controls shown while a new value can be entered (the key file picker). */
-  extra?: ReactNode;
+  extra?: ReactNode | undefined;
   /** Show whether a value is stored, with no way to change it. */
-  readOnly?: boolean;
+  readOnly?: boolean | undefined;
 }
 
 /** A small button named after what it does to which secret ("Replace Password"). */

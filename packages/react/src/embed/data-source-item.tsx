@@ -24,7 +24,7 @@ interface DataSourceItemProps {
   /** A newer copy of the record (after a sync request and while watching it). */
   onRecord: (record: DataSource) => void;
   /** The record's editor, when it is open: shown inside the row, where the user clicked. */
-  editor?: ReactNode;
+  editor?: ReactNode | undefined;
   messages: ProviderMessages;
   text: EmbedMessages;
 }

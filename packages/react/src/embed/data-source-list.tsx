@@ -19,8 +19,8 @@ interface DataSourceListProps {
   messages: ProviderMessages;
   text: EmbedMessages;
   /** The record whose editor is open, shown in place of its row's end. */
-  editingId?: string | null;
-  editor?: ReactNode;
+  editingId?: string | null | undefined;
+  editor?: ReactNode | undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { fakeFetch, type Handlers, ok, paginate } from '../../../../stories/fake
 import { ada, grace, ORG_ID, tunnelled, warehouse } from '../../../../test/support/fixtures';
 import { EmbedApp, type EmbedConfig, readEmbedConfig, takeHandoff } from './embed-app';
 import { createEmbedSession, renewalDelay } from './embed-session';
-import { hostTargets, postToHost } from './host-messages';
+import { hostTargets, postToHost, reportedFramingOrigin } from './host-messages';
 
 afterEach(() => {
   cleanup();
@@ -274,6 +274,33 @@ describe('createEmbedSession', () => {
     await session.start(CODE);
     await vi.advanceTimersByTimeAsync(renewalDelay(10_000) + 10);
     expect(session.getState()).toMatchObject({ status: 'ended', reason: 'revoked' });
+  });
+});
+
+describe('the framing origin the page reports at sign-in', () => {
+  const windowLike = (framed: boolean, ancestors: string[] | undefined) => {
+    const win = {
+      location: ancestors
+        ? { ancestorOrigins: Object.assign([...ancestors], { item: (i: number) => ancestors[i] }) }
+        : {},
+    } as unknown as Window & { parent: Window };
+    win.parent = framed ? ({} as Window) : win;
+    return win;
+  };
+
+  it('is the parent’s origin as the browser reports it', () => {
+    expect(reportedFramingOrigin(HOST, windowLike(true, ['https://other.example']))).toBe(
+      'https://other.example',
+    );
+  });
+
+  it('is the sign-in’s origin inside a frame where the browser reports none (Firefox)', () => {
+    expect(reportedFramingOrigin(HOST, windowLike(true, undefined))).toBe(HOST);
+  });
+
+  it('is nothing at top level, whatever the sign-in named, so the bridge refuses the code', () => {
+    expect(reportedFramingOrigin(HOST, windowLike(false, undefined))).toBeUndefined();
+    expect(reportedFramingOrigin(HOST, windowLike(false, []))).toBeUndefined();
   });
 });
 

@@ -65,18 +65,21 @@ export interface EmbedAppProps {
   /** The handoff code from the fragment; null on a reload. */
   code: string | null;
   /** The session; default: one made here with `sessionStorage`. */
-  session?: EmbedSessionManager;
-  /** The parent's origin as the browser reports it. */
+  session?: EmbedSessionManager | undefined;
+  /**
+   * The framing origin the page reports when it signs in (see reportedFramingOrigin): undefined
+   * at top level, where the bridge refuses the code.
+   */
   ancestorOrigin?: string | undefined;
   /**
    * The framing origin the bridge checked at sign-in (the redirect's fragment). Before the page
    * has its session, messages go to it when the browser does not report the parent's origin
    * (Firefox has no `location.ancestorOrigins`) and it is one of the organization's origins.
-   * Never sent to the bridge: the session is bound to the origin the bridge recorded.
+   * The bridge binds the session to the origin it recorded, whatever the page reports.
    */
   signInOrigin?: string | undefined;
   /** Replaces `fetch` for API calls (tests). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
 }
 
 function tabStorage(): Storage | null {

@@ -40,11 +40,11 @@ export type EmbedSessionState =
 export interface EmbedSessionOptions {
   /** The organization whose page this is; a stored session of another is never resumed. */
   slug: string;
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Milliseconds since the epoch; tests set it. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Tab-scoped storage for reloads (`sessionStorage`); null where the browser refuses it. */
-  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null | undefined;
   /** The framing page's origin as the browser reports it (`location.ancestorOrigins[0]`). */
   ancestorOrigin?: string | undefined;
 }

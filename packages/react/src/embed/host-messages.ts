@@ -71,3 +71,18 @@ export function parentOrigin(loc: Location = location): string | undefined {
   const origins = (loc as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
   return origins && origins.length > 0 ? (origins[0] ?? undefined) : undefined;
 }
+
+/**
+ * The framing origin the page reports when it signs in: the parent's origin as the browser
+ * reports it; where the browser reports none (Firefox), the sign-in's own origin, but only
+ * from inside a frame (which the page's `frame-ancestors` limits to the organization's
+ * origins). At top level, none: the bridge then refuses the code, so a sign-in link opened
+ * by someone else never signs them in.
+ */
+export function reportedFramingOrigin(
+  signInOrigin: string | undefined,
+  win: Window = window,
+): string | undefined {
+  if (win.parent === win) return undefined;
+  return parentOrigin(win.location) ?? signInOrigin;
+}

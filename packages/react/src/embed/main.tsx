@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import '../styles.css';
 import './embed.css';
 import { EmbedApp, readEmbedConfig, takeHandoff } from './embed-app';
-import { parentOrigin } from './host-messages';
+import { reportedFramingOrigin } from './host-messages';
 
 // Entry of the full-embed bundle (`npm run build:embed`): mounts into the bridge's page shell.
 // The page's CSP allows inline <style> only with its nonce: Radix's scroll lock (through
@@ -21,7 +21,7 @@ if (root && config) {
       <EmbedApp
         config={config}
         code={code}
-        ancestorOrigin={parentOrigin()}
+        ancestorOrigin={reportedFramingOrigin(signInOrigin)}
         signInOrigin={signInOrigin}
       />
     </StrictMode>,

@@ -1,20 +1,39 @@
 import type { Member } from '@bridgekit/contract';
-import { type ComponentPropsWithoutRef, forwardRef, useId } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, useId, useSyncExternalStore } from 'react';
 import { errorText, isNotFound } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
 import { useResource } from '../internal/use-resource';
-import { useBridgeContext } from '../provider/bridge-provider';
+import { type BridgeContextValue, useBridgeContext } from '../provider/bridge-provider';
+import { SERVER_SNAPSHOT, sessionStoreOf } from '../provider/session-store';
 import { MemberDetails } from './member-details';
 
 type Source =
-  | { member: Member; orgId?: never; memberId?: never }
-  | { orgId: string; memberId: string; member?: never };
+  | { member: Member; orgId?: undefined; memberId?: undefined }
+  | { orgId: string; memberId: string; member?: undefined };
 
 export type MemberCardProps = Source &
   Omit<ComponentPropsWithoutRef<'article'>, 'children'> & {
     /** Leave out the kit's styles for this component. */
-    unstyled?: boolean;
+    unstyled?: boolean | undefined;
   };
+
+/**
+ * `member` with the role the session currently reports when it is the session's own member (a
+ * role change learned after the card loaded). Reads the session only if another part of the
+ * provider loaded it: a card alone makes no session request.
+ */
+function useSessionRole(context: BridgeContextValue, member: Member | undefined) {
+  const session = sessionStoreOf(context.client);
+  const { state } = useSyncExternalStore(
+    session.subscribe,
+    session.getSnapshot,
+    () => SERVER_SNAPSHOT,
+  );
+  const own = state.status === 'ready' ? state.session.member : null;
+  return member && own?.id === member.id && own.organizationId === member.organizationId
+    ? { ...member, role: own.role }
+    : member;
+}
 
 /**
  * A member's avatar, name, title, email, role and verification, and membership date.
@@ -33,7 +52,7 @@ export const MemberCard = /* @__PURE__ */ forwardRef<HTMLElement, MemberCardProp
     const loaded = useResource(key, (signal) =>
       client.getMember({ params: { orgId: orgId ?? '', id: memberId ?? '' }, signal }),
     );
-    const member = given ?? loaded.data?.data;
+    const member = useSessionRole(context, given ?? loaded.data?.data);
     const state = member
       ? 'ready'
       : loaded.status === 'error'

@@ -14,14 +14,14 @@ export type OrgPickerProps = Omit<
   'value' | 'defaultValue' | 'onChange' | 'children'
 > & {
   /** The selected organization id (controlled). */
-  value?: string | null;
+  value?: string | null | undefined;
   /** The initially selected organization id (uncontrolled). */
-  defaultValue?: string | null;
-  onValueChange?: (orgId: string, organization: Organization) => void;
+  defaultValue?: string | null | undefined;
+  onValueChange?: ((orgId: string, organization: Organization) => void) | undefined;
   /** Organizations per request, 1 to 100. Default 50. */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Leave out the kit's styles for this component. */
-  unstyled?: boolean;
+  unstyled?: boolean | undefined;
 };
 
 /**

@@ -20,24 +20,34 @@ export interface BridgeContextValue {
 }
 
 interface CommonProps {
-  children?: ReactNode;
+  children?: ReactNode | undefined;
   /** Replaces any of the English defaults. */
-  messages?: Partial<Messages>;
+  messages?: Partial<Messages> | undefined;
   /**
    * A color scheme (`light`, `dark`, `auto`), or a `Theme`: accent, radius, font, density,
    * color scheme and any `--bk-*` property, applied to every element the kit renders, dialogs
    * included. Without it the kit follows the page's CSS (`--bk-*` on any ancestor,
    * `color-scheme`).
    */
-  theme?: ColorScheme | Theme;
+  theme?: ColorScheme | Theme | undefined;
   /** Leave out the kit's styles everywhere (the `bk` root class). */
-  unstyled?: boolean;
+  unstyled?: boolean | undefined;
 }
 
 export type BridgeProviderProps = CommonProps &
   (
-    | { client: BridgeClient; baseUrl?: never; getSessionToken?: never; fetch?: never }
-    | { client?: never; baseUrl: string; getSessionToken: GetSessionToken; fetch?: FetchLike }
+    | {
+        client: BridgeClient;
+        baseUrl?: undefined;
+        getSessionToken?: undefined;
+        fetch?: undefined;
+      }
+    | {
+        client?: undefined;
+        baseUrl: string;
+        getSessionToken: GetSessionToken;
+        fetch?: FetchLike | undefined;
+      }
   );
 
 /** What `DataSourceForm` gives its parts: the provider's value with the form's strings filled in. */

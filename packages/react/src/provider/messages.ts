@@ -102,7 +102,7 @@ const coreMessages = {
 };
 
 /**
- * `DataSourceForm`'s dialect and connection-string strings. Apart from the rest so that a page
+ * `DataSourceForm`'s dialect, connection-string and role-change strings. Apart from the rest so that a page
  * with only `MemberCard` or `OrgPicker` does not carry them: the form adds them under the
  * provider's messages itself.
  */
@@ -119,6 +119,14 @@ export const formMessages = {
   connectionStringInvalid:
     'This connection string could not be read. Expected scheme://user:password@host:port/database.',
   databaseNameHintMysql: 'Leave empty to connect without a default database.',
+  verifyNotAvailable:
+    "Testing the connection isn't available here: this page's server does not pass it on to the bridge. A data source is saved only after a test, so this form is read-only.",
+  verifyNotAvailableSave:
+    "Testing the connection isn't available here: this page's server does not pass it on to the bridge. Save stores the settings without testing them.",
+  saveNotAvailable:
+    "Data sources can't be added or changed here: this page's server does not pass that on to the bridge.",
+  readOnlyRoleChanged:
+    'Your role in this organization no longer lets you save data sources (only admins can). What you entered is kept below, read-only.',
 };
 
 const merge = <A, B>(a: A, b: B): A & B => ({ ...a, ...b });

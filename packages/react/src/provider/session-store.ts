@@ -21,8 +21,22 @@ export interface SessionStore {
   getSnapshot: () => SessionSnapshot;
   /** Reads the session once (`GET /api/sso/session`); later calls do nothing. */
   load: () => void;
-  /** Remembers that the bridge refused a write in this organization for want of ADMIN. */
+  /**
+   * Remembers that the bridge refused a write in this organization for want of ADMIN, and
+   * demotes the session's member there to MEMBER.
+   */
   refuse: (orgId: string) => void;
+}
+
+/**
+ * The session after the bridge refused its member a write in `orgId` for want of ADMIN: the
+ * member is no longer an admin there, so everything showing the role says MEMBER from now on.
+ */
+function demoted(state: SessionState, orgId: string): SessionState {
+  if (state.status !== 'ready') return state;
+  const { organization, member } = state.session;
+  if (organization.id !== orgId || member.role === 'MEMBER') return state;
+  return { ...state, session: { ...state.session, member: { ...member, role: 'MEMBER' } } };
 }
 
 export const SERVER_SNAPSHOT: SessionSnapshot = {
@@ -67,7 +81,8 @@ function createSessionStore(client: BridgeClient): SessionStore {
       );
     },
     refuse(orgId) {
-      if (!snapshot.refused.includes(orgId)) set({ refused: [...snapshot.refused, orgId] });
+      if (snapshot.refused.includes(orgId)) return;
+      set({ refused: [...snapshot.refused, orgId], state: demoted(snapshot.state, orgId) });
     },
   };
 }

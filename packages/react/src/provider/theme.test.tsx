@@ -25,7 +25,10 @@ describe('theme', () => {
     ).toEqual({
       colorScheme: 'dark',
       style: {
-        '--bk-color-accent': '#be185d',
+        '--_bk-accent-light': '#be185d',
+        '--_bk-accent-text-light': '#ffffff',
+        '--_bk-accent-dark': '#ce5286',
+        '--_bk-accent-text-dark': '#000000',
         '--bk-color-accent-text': '#fff',
         '--bk-radius': '4px',
         '--bk-font': 'Georgia, serif',
@@ -41,6 +44,31 @@ describe('theme', () => {
     });
   });
 
+  it("sets font-family: inherit for font 'inherit' (a custom property would inherit itself)", () => {
+    expect(resolveTheme({ font: 'inherit' }).style).toEqual({ fontFamily: 'inherit' });
+  });
+
+  it('uses an accent it cannot read (rgb(), a name, var()) as given in both palettes', () => {
+    for (const accent of ['rgb(190, 24, 93)', 'teal', 'var(--brand)']) {
+      expect(resolveTheme({ accent }).style).toEqual({ '--bk-color-accent': accent });
+    }
+  });
+
+  it('accepts an explicit undefined for every option, as if left out', () => {
+    expect(
+      resolveTheme({
+        colorScheme: undefined,
+        accent: undefined,
+        accentText: undefined,
+        radius: undefined,
+        font: undefined,
+        fontSize: undefined,
+        density: undefined,
+        vars: undefined,
+      }),
+    ).toEqual({ colorScheme: undefined, style: undefined });
+  });
+
   it('sets nothing on the roots without a theme, so the page CSS decides', () => {
     renderKit(<MemberCard member={ada} />);
     const card = screen.getByRole('article');
@@ -49,7 +77,8 @@ describe('theme', () => {
   });
 
   it('puts the theme on every root, the portalled dialog included, and keeps the host style', async () => {
-    const theme = { colorScheme: 'dark', accent: 'rgb(190, 24, 93)', radius: 0 } as const;
+    const theme = { colorScheme: 'dark', accent: '#be185d', radius: 0 } as const;
+    // The dialog copies the palette the opener's root resolved (jsdom resolves no var()).
     renderKit(
       <>
         <MemberCard member={ada} style={{ margin: 7 }} />
@@ -60,7 +89,8 @@ describe('theme', () => {
     );
     const card = screen.getByRole('article');
     expect(card.getAttribute('data-bk-theme')).toBe('dark');
-    expect(card.style.getPropertyValue('--bk-color-accent')).toBe('rgb(190, 24, 93)');
+    expect(card.style.getPropertyValue('--_bk-accent-light')).toBe('#be185d');
+    expect(card.style.getPropertyValue('--_bk-accent-dark')).toBe('#ce5286');
     expect(card.style.margin).toBe('7px');
 
     await userEvent.click(screen.getByRole('button', { name: 'Select an organization' }));

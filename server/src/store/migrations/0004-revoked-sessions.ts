@@ -1,23 +1,16 @@
-import type { Kysely, Migration } from 'kysely';
-import { byteOrder, type Dialect } from './dialect';
-
+// Frozen: what this migration runs, statement by statement, per dialect. Never edit a released
+// migration (a fresh store must get exactly what every running store got); add the next one.
 /**
  * Sessions ended before their time (logout), kept until the session could no longer be renewed
  * anyway. Every request made with a session checks it is not here, on every instance.
  */
-export const revokedSessions = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<unknown>) {
-    const c = byteOrder(dialect);
-    await db.schema
-      .createTable('revoked_sessions')
-      .addColumn('session_id', 'text', (col) => c(col.primaryKey()))
-      .addColumn('organization_id', 'text', (col) => c(col.notNull()))
-      .addColumn('expires_at', 'text', (col) => col.notNull())
-      .execute();
-    await db.schema
-      .createIndex('revoked_sessions_expires')
-      .on('revoked_sessions')
-      .column('expires_at')
-      .execute();
-  },
-});
+export const revokedSessions = {
+  sqlite: [
+    `create table "revoked_sessions" ("session_id" text primary key, "organization_id" text not null, "expires_at" text not null)`,
+    `create index "revoked_sessions_expires" on "revoked_sessions" ("expires_at")`,
+  ],
+  postgres: [
+    `create table "revoked_sessions" ("session_id" text primary key collate "C", "organization_id" text not null collate "C", "expires_at" text not null)`,
+    `create index "revoked_sessions_expires" on "revoked_sessions" ("expires_at")`,
+  ],
+};

@@ -1,6 +1,5 @@
-import { type Kysely, type Migration, sql } from 'kysely';
-import type { Dialect } from './dialect';
-
+// Frozen: what this migration runs, statement by statement, per dialect. Never edit a released
+// migration (a fresh store must get exactly what every running store got); add the next one.
 /**
  * PostgreSQL: the SSO exchange's read (an organization with the membership of an email, see
  * sso-exchange.ts) as a PL/pgSQL function. PL/pgSQL plans the query inside once per server
@@ -13,10 +12,10 @@ import type { Dialect } from './dialect';
  * that wrote this version of it: any change makes a new one) for a caller that keeps the row
  * and checks later, in the statement that relies on it, that it is still the current one.
  */
-export const ssoReadFunction = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<unknown>) {
-    if (dialect !== 'postgres') return;
-    await sql`create function bk_org_with_member(p_org_id text, p_email text)
+export const ssoReadFunction = {
+  sqlite: [],
+  postgres: [
+    `create function bk_org_with_member(p_org_id text, p_email text)
       returns table (o organizations, m members, u users, ov text)
       language plpgsql stable
       as $$
@@ -26,6 +25,6 @@ export const ssoReadFunction = (dialect: Dialect): Migration => ({
             left join users usr on usr.email = p_email
             left join members mem on mem.organization_id = org.id and mem.user_id = usr.id
           where org.id = p_org_id;
-      end $$`.execute(db);
-  },
-});
+      end $$`,
+  ],
+};

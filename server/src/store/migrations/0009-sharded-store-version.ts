@@ -1,10 +1,5 @@
-import { type Kysely, type Migration, sql } from 'kysely';
-import type { Dialect } from './dialect';
-import { VERSIONED_TABLES } from './versioned-tables';
-
-/** Rows of `store_versions`; a writing transaction bumps the one its transaction id picks. */
-export const STORE_VERSION_SLOTS = 16;
-
+// Frozen: what this migration runs, statement by statement, per dialect. Never edit a released
+// migration (a fresh store must get exactly what every running store got); add the next one.
 /**
  * PostgreSQL: the store version (migration 0003) as 16 rows with a counter per versioned table,
  * instead of one counter for everything.
@@ -26,37 +21,29 @@ export const STORE_VERSION_SLOTS = 16;
  * locks every row), so an instance of the previous version, still running during a rollout,
  * keeps exact caches and its write lock.
  */
-export const shardedStoreVersion = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<unknown>) {
-    if (dialect !== 'postgres') return;
-    const counters = VERSIONED_TABLES.map((t) => sql.raw(`${t} bigint not null default 0`));
-    await sql`create table store_versions (slot integer primary key, ${sql.join(counters)})`.execute(
-      db,
-    );
-    // Versions never repeat: the old counter's value (and one) carries into the new sums.
-    await sql`insert into store_versions (slot, users)
+export const shardedStoreVersion = {
+  sqlite: [],
+  postgres: [
+    `create table store_versions (slot integer primary key, users bigint not null default 0, organizations bigint not null default 0, members bigint not null default 0, data_sources bigint not null default 0)`,
+    `insert into store_versions (slot, users)
       select s, case when s = 0 then (select version + 1 from store_version where id = 1) else 0 end
-      from generate_series(0, ${sql.lit(STORE_VERSION_SLOTS - 1)}) as s`.execute(db);
-    const bumps = VERSIONED_TABLES.map((t) =>
-      sql.raw(`${t} = ${t} + (tg_table_name = '${t}')::int`),
-    );
-    await sql`create or replace function bk_bump_store_version() returns trigger
+      from generate_series(0, 15) as s`,
+    `create or replace function bk_bump_store_version() returns trigger
       language plpgsql as $$
       begin
-        update store_versions set ${sql.join(bumps)}
-          where slot = (txid_current() % ${sql.lit(STORE_VERSION_SLOTS)})::int;
+        update store_versions set users = users + (tg_table_name = 'users')::int, organizations = organizations + (tg_table_name = 'organizations')::int, members = members + (tg_table_name = 'members')::int, data_sources = data_sources + (tg_table_name = 'data_sources')::int
+          where slot = (txid_current() % 16)::int;
         return null;
-      end $$`.execute(db);
-    await sql`drop table store_version`.execute(db);
-    const total = sql.raw(VERSIONED_TABLES.join(' + '));
-    await sql`create view store_version as
-      select 1 as id, (select sum(${total}) from store_versions)::bigint as version`.execute(db);
-    await sql`create function bk_lock_store_versions() returns trigger language plpgsql as $$
+      end $$`,
+    `drop table store_version`,
+    `create view store_version as
+      select 1 as id, (select sum(users + organizations + members + data_sources) from store_versions)::bigint as version`,
+    `create function bk_lock_store_versions() returns trigger language plpgsql as $$
       begin
         perform 1 from store_versions order by slot for update;
         return new;
-      end $$`.execute(db);
-    await sql`create trigger store_version_write_lock instead of update on store_version
-      for each row execute function bk_lock_store_versions()`.execute(db);
-  },
-});
+      end $$`,
+    `create trigger store_version_write_lock instead of update on store_version
+      for each row execute function bk_lock_store_versions()`,
+  ],
+};

@@ -1,5 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
-
+// Frozen: what this migration runs, statement by statement, per dialect. Never edit a released
+// migration (a fresh store must get exactly what every running store got); add the next one.
 /**
  * `embed_handoffs.replayed_at`: when a used code was first presented again. A replay ends the
  * session the first redemption started; one that came while that redemption was still issuing
@@ -7,8 +7,7 @@ import type { Kysely, Migration } from 'kysely';
  * and the redemption, recording its session, sees the mark and ends the session itself
  * (store/embed-handoffs.ts): whichever of the two writes the row second ends it.
  */
-export const embedHandoffReplays = (): Migration => ({
-  async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('embed_handoffs').addColumn('replayed_at', 'text').execute();
-  },
-});
+export const embedHandoffReplays = {
+  sqlite: [`alter table "embed_handoffs" add column "replayed_at" text`],
+  postgres: [`alter table "embed_handoffs" add column "replayed_at" text`],
+};

@@ -22,30 +22,48 @@ import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
 import { ssoMembersAfterRedis } from './0014-sso-members-after-redis';
 import { keyChecks } from './0015-key-checks';
 import { webhooks } from './0017-webhooks';
-import type { Dialect } from './dialect';
+
+export type Dialect = 'sqlite' | 'postgres';
 
 export { VERSIONED_TABLES } from './versioned-tables';
 
-/** Versioned migrations, in order. Never edit a released one: add the next. */
+/** Each migration's statements per dialect, in order. Never edit a released one: add the next. */
+const FROZEN: Record<string, Readonly<Record<Dialect, readonly string[]>>> = {
+  '0001_initial': initial,
+  '0002_rate_limits': rateLimits,
+  '0003_store_version': storeVersion,
+  '0004_revoked_sessions': revokedSessions,
+  '0005_previous_jwt_secret': previousJwtSecret,
+  '0006_embed_handoffs': embedHandoffs,
+  '0007_data_source_lifecycle': dataSourceLifecycle,
+  '0008_sso_read_function': ssoReadFunction,
+  '0009_sharded_store_version': shardedStoreVersion,
+  '0010_sso_write_functions': ssoWriteFunctions,
+  '0011_embed_origin_patterns': embedOriginPatterns,
+  '0012_embed_handoff_replays': embedHandoffReplays,
+  '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce,
+  '0014_sso_members_after_redis': ssoMembersAfterRedis,
+  '0015_key_checks': keyChecks,
+  '0017_webhooks': webhooks,
+};
+
+/** The statements migration `name` runs on `dialect` (for tests and reviews). */
+export function migrationSql(dialect: Dialect): Record<string, readonly string[]> {
+  return Object.fromEntries(Object.entries(FROZEN).map(([name, sqls]) => [name, sqls[dialect]]));
+}
+
+/** Versioned migrations, in order, as Kysely's migrator runs them (one statement at a time). */
 export function migrations(dialect: Dialect): Record<string, Migration> {
-  return {
-    '0001_initial': initial(dialect),
-    '0002_rate_limits': rateLimits(dialect),
-    '0003_store_version': storeVersion(dialect),
-    '0004_revoked_sessions': revokedSessions(dialect),
-    '0005_previous_jwt_secret': previousJwtSecret(),
-    '0006_embed_handoffs': embedHandoffs(dialect),
-    '0007_data_source_lifecycle': dataSourceLifecycle(dialect),
-    '0008_sso_read_function': ssoReadFunction(dialect),
-    '0009_sharded_store_version': shardedStoreVersion(dialect),
-    '0010_sso_write_functions': ssoWriteFunctions(dialect),
-    '0011_embed_origin_patterns': embedOriginPatterns(dialect),
-    '0012_embed_handoff_replays': embedHandoffReplays(),
-    '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce(dialect),
-    '0014_sso_members_after_redis': ssoMembersAfterRedis(dialect),
-    '0015_key_checks': keyChecks(),
-    '0017_webhooks': webhooks(dialect),
-  };
+  return Object.fromEntries(
+    Object.entries(migrationSql(dialect)).map(([name, statements]) => [
+      name,
+      {
+        async up(db: Kysely<unknown>) {
+          for (const statement of statements) await sql.raw(statement).execute(db);
+        },
+      },
+    ]),
+  );
 }
 
 // Kysely's own migration lock id, so a bridge of an older version migrating at the same time

@@ -1,0 +1,241 @@
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Run, run } from '../../pack/support/host-app';
+
+/**
+ * The apps of the host-stack matrix: each made by its stack's own CLI (create-vite,
+ * create-next-app) inside one install root, whose node_modules every app resolves, then given
+ * the same page: a provider themed `{ accent: '#0f766e', font: 'inherit' }` around an OrgPicker
+ * and a new DataSourceForm, on a host stylesheet that sets the page's font to Georgia.
+ */
+
+export type Stack = 'vite' | 'next';
+
+export interface AppSpec {
+  name: string;
+  stack: Stack;
+  /** The stylesheet lines the app's CSS entry starts with (Vite apps). */
+  css?: string;
+  /** JavaScript imports of stylesheets, in order, before the app's own CSS (Vite apps). */
+  cssImports?: string[];
+  /** Vite plugins (imported names from packages). */
+  tailwind?: boolean;
+  /** Next.js: `next build --webpack` instead of Turbopack. */
+  webpack?: boolean;
+  /** A Tailwind utility on the form, and whether it must beat the kit's radius. */
+  utilityWins?: boolean;
+}
+
+/** Versions the matrix installs from the registry; the kit comes from the packed tarballs. */
+export const STACK_DEPENDENCIES: Record<string, string> = {
+  react: '^19',
+  'react-dom': '^19',
+  vite: '^8',
+  '@vitejs/plugin-react': '^6',
+  next: '^16',
+  tailwindcss: '^4',
+  '@tailwindcss/vite': '^4',
+  bootstrap: '^5',
+  // Next.js installs these into the app itself (with a second copy of next and react) when
+  // the install root lacks them.
+  typescript: '^5',
+  '@types/react': '^19',
+  '@types/react-dom': '^19',
+  '@types/node': '^20',
+};
+
+const HOST_CSS = 'body { margin: 0; font-family: Georgia, serif; }\nmain { padding: 24px; }\n';
+const THEME = "{ accent: '#0f766e', font: 'inherit' }";
+
+/** One package.json with every stack's dependencies and the tarballs, installed once. */
+export async function installRoot(root: string, tarballs: string[]): Promise<Run> {
+  mkdirSync(root, { recursive: true });
+  const dependencies = { ...STACK_DEPENDENCIES };
+  for (const tarball of tarballs) {
+    const name = `@bridgekit/${path.basename(tarball).replace(/^bridgekit-(\w+)-.*$/, '$1')}`;
+    dependencies[name] = `file:${tarball}`;
+  }
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'host-stacks', private: true, type: 'module', dependencies }, null, 2),
+  );
+  const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+  return run('npm', ['install', ...flags], root);
+}
+
+/** Runs a stack's create CLI once into `dir` (from the registry, with npm exec). */
+export async function scaffold(stack: Stack, dir: string): Promise<Run> {
+  const cwd = path.dirname(dir);
+  const name = path.basename(dir);
+  return stack === 'vite'
+    ? run(
+        'npm',
+        [
+          'exec',
+          '--yes',
+          '--',
+          'create-vite@latest',
+          name,
+          '--template',
+          'react-ts',
+          '--no-interactive',
+        ],
+        cwd,
+      )
+    : run(
+        'npm',
+        [
+          'exec',
+          '--yes',
+          '--',
+          'create-next-app@16',
+          name,
+          '--ts',
+          '--app',
+          '--no-eslint',
+          '--no-tailwind',
+          '--no-src-dir',
+          '--import-alias',
+          '@/*',
+          '--use-npm',
+          '--skip-install',
+          '--disable-git',
+          '--no-react-compiler',
+          '--yes',
+        ],
+        cwd,
+      );
+}
+
+/** A copy of the scaffold `template` at `dir`, given the matrix page for `spec`. */
+export function writeApp(spec: AppSpec, template: string, dir: string, root: string) {
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(template, dir, { recursive: true });
+  // The app's own dependency list goes: everything resolves from the install root's one copy.
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: spec.name,
+      private: true,
+      type: spec.stack === 'vite' ? 'module' : undefined,
+    }),
+  );
+  if (spec.stack === 'vite') writeViteApp(spec, dir);
+  else writeNextApp(dir, root);
+}
+
+function writeViteApp(spec: AppSpec, dir: string) {
+  const plugins = spec.tailwind ? 'react(), tailwindcss()' : 'react()';
+  writeFileSync(
+    path.join(dir, 'vite.config.ts'),
+    `import react from '@vitejs/plugin-react';
+${spec.tailwind ? "import tailwindcss from '@tailwindcss/vite';\n" : ''}import { defineConfig } from 'vite';
+export default defineConfig({ plugins: [${plugins}] });
+`,
+  );
+  writeFileSync(path.join(dir, 'src/app.css'), `${spec.css ?? ''}\n${HOST_CSS}`);
+  const imports = [...(spec.cssImports ?? []), './app.css'].map((file) => `import '${file}';`);
+  writeFileSync(
+    path.join(dir, 'src/main.tsx'),
+    `${imports.join('\n')}
+import { createClient } from '@bridgekit/client';
+import { BridgeProvider, DataSourceForm, OrgPicker } from '@bridgekit/react';
+import { createRoot } from 'react-dom/client';
+
+// The session token comes in the URL's fragment (the test exchanged it with @bridgekit/node).
+const client = createClient({
+  baseUrl: import.meta.env.VITE_BRIDGE_URL,
+  getSessionToken: () => new URLSearchParams(location.hash.slice(1)).get('token') ?? '',
+});
+
+createRoot(document.getElementById('root')!).render(
+  <BridgeProvider client={client} theme={${THEME}}>
+    <main>
+      <h1>Host stack</h1>
+      <OrgPicker />
+      <DataSourceForm orgId={import.meta.env.VITE_ORG_ID}${spec.utilityWins === undefined ? '' : ' className="rounded-none"'} />
+    </main>
+  </BridgeProvider>,
+);
+`,
+  );
+}
+
+function writeNextApp(dir: string, root: string) {
+  const app = path.join(dir, 'app');
+  rmSync(path.join(app, 'page.module.css'), { force: true });
+  writeFileSync(
+    path.join(dir, 'next.config.ts'),
+    `import type { NextConfig } from 'next';
+// One install root above the app (the matrix shares it); types are checked by the pack test.
+const config: NextConfig = {
+  turbopack: { root: ${JSON.stringify(root)} },
+  outputFileTracingRoot: ${JSON.stringify(root)},
+  typescript: { ignoreBuildErrors: true },
+};
+export default config;
+`,
+  );
+  writeFileSync(path.join(app, 'globals.css'), HOST_CSS);
+  writeFileSync(
+    path.join(app, 'layout.tsx'),
+    `import '@bridgekit/react/styles.css';
+import './globals.css';
+export const metadata = { title: 'Host stack' };
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return <html lang="en"><body>{children}</body></html>;
+}
+`,
+  );
+  // A client file of the host's: the provider takes a function, which a Server Component cannot pass.
+  writeFileSync(
+    path.join(app, 'bridge.tsx'),
+    `'use client';
+import { BridgeProvider } from '@bridgekit/react';
+const getSessionToken = async () =>
+  (await (await fetch('/api/session', { method: 'POST' })).json()).sessionToken as string;
+export function Bridge({ children }: { children: React.ReactNode }) {
+  return (
+    <BridgeProvider baseUrl={process.env.NEXT_PUBLIC_BRIDGE_URL!} getSessionToken={getSessionToken} theme={${THEME}}>
+      {children}
+    </BridgeProvider>
+  );
+}
+`,
+  );
+  // A Server Component page that imports the kit.
+  writeFileSync(
+    path.join(app, 'page.tsx'),
+    `import { DataSourceForm, OrgPicker } from '@bridgekit/react';
+import { Bridge } from './bridge';
+export default function Page() {
+  return (
+    <Bridge>
+      <main>
+        <h1>Host stack</h1>
+        <OrgPicker />
+        <DataSourceForm orgId={process.env.NEXT_PUBLIC_ORG_ID!} />
+      </main>
+    </Bridge>
+  );
+}
+`,
+  );
+  // A route handler using @bridgekit/node: sign an SSO token, exchange it for a session.
+  mkdirSync(path.join(app, 'api/session'), { recursive: true });
+  writeFileSync(
+    path.join(app, 'api/session/route.ts'),
+    `import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
+export const dynamic = 'force-dynamic';
+export async function POST() {
+  const jwt = await createSsoToken({
+    secret: process.env.BRIDGE_ORG_SECRET!,
+    orgId: process.env.NEXT_PUBLIC_ORG_ID!,
+    user: { email: 'ada@host.test', firstName: 'Ada', role: 'ADMIN' },
+  });
+  const session = await exchangeSsoToken({ baseUrl: process.env.BRIDGE_URL!, jwt });
+  return Response.json({ sessionToken: session.sessionToken });
+}
+`,
+  );
+}
