@@ -116,7 +116,7 @@ export const findDelivery = (db: Db, id: string): Promise<DeliveryWithType | und
  * Takes up to `limit` due deliveries for `leaseUntil`, skipping `busyEndpoints` (this instance
  * is sending to them as much as it may) and disabled endpoints (their deliveries wait). One
  * statement, no transaction held open: on PostgreSQL rows another instance is claiming are
- * skipped, so each is taken once. Returns them with their event and endpoint.
+ * skipped, so each is taken once. An idle poll is one read. Returns them with their event and endpoint.
  */
 export async function claimDue(
   db: Db,
@@ -136,6 +136,8 @@ export async function claimDue(
     .$if(busyEndpoints.length > 0, (q) => q.where('d.endpointId', 'not in', busyEndpoints))
     .orderBy('d.nextAttemptAt')
     .limit(limit);
+  // A read first: an idle poll writes nothing (no lock, no WAL on SQLite).
+  if ((await due.execute()).length === 0) return [];
   if (engine === 'postgres') due = due.forUpdate('d').skipLocked();
   const claimed = await db
     .updateTable('webhookDeliveries')
