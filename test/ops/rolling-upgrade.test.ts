@@ -120,6 +120,8 @@ describe('a rolling upgrade from the previous release, and back', () => {
     it('and the new release, started again, records the key checks afresh', async () => {
       await restarted.stop();
       const upgraded = await startBridgeProcess({ data, env: { LOG_LEVEL: 'info' } });
+      // The log is written in batches: wait for the line rather than read at once.
+      await upgraded.waitForOutput('migrations applied', 10_000);
       const applied = jsonLines(upgraded.stdout()).find((l) => l.msg === 'migrations applied');
       expect(applied?.applied).toEqual(['0015_key_checks', '0017_webhooks']);
       expect(await asSession(upgraded.url, oldSession, admin.orgId)).toBe(200);
