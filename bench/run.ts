@@ -1,5 +1,5 @@
 // `npm run bench [section ...]`: prints a markdown report. Sections: orgs, verify, sso, hostile,
-// signing, pooler, start, cli, lifecycle, growth, preflight.
+// signing, pooler, start, cli, lifecycle, growth, preflight, webhooks.
 const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   orgs: () => import('./orgs'),
   verify: () => import('./verify'),
@@ -12,6 +12,7 @@ const sections: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   lifecycle: () => import('./lifecycle'),
   growth: () => import('./growth'),
   preflight: () => import('./preflight'),
+  webhooks: () => import('./webhooks'),
 };
 
 const wanted = process.argv.slice(2);

@@ -17,6 +17,7 @@ import { organizationRoutes } from './routes/organizations';
 import { serviceRoutes } from './routes/service';
 import { sessionRoutes } from './routes/sessions';
 import { ssoRoutes } from './routes/sso';
+import { webhookRoutes } from './webhooks/routes';
 
 // The kit's full-embed bundle (`npm run build:embed`): the same path from src/app.ts and dist/main.js.
 const EMBED_ASSETS_DIR = fileURLToPath(
@@ -52,6 +53,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   organizationRoutes(router, deps, hot);
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
+  webhookRoutes(router, deps, mw);
   serviceRoutes(router, deps);
   embedRoutes(router, deps, {
     assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR,

@@ -11,6 +11,7 @@ import {
   type Values,
 } from './cli/command';
 import { ORG_COMMANDS } from './cli/org-commands';
+import { WEBHOOK_COMMANDS } from './cli/webhook-commands';
 import { ConfigError, loadConfig } from './config';
 import type { Deps } from './deps';
 import { createApiKeyForEmail } from './domain/api-key-admin';
@@ -101,7 +102,7 @@ async function rotate({ out, getDeps }: CommandInput) {
   const deps = await getDeps({ rotating: true });
   const counts = await rotateSecrets(deps);
   out(
-    `re-encrypted ${counts.organizations} organization(s) and ${counts.dataSources} data source(s)`,
+    `re-encrypted ${counts.organizations} organization(s), ${counts.dataSources} data source(s) and ${counts.webhookEndpoints} webhook endpoint(s)`,
   );
   return deps;
 }
@@ -170,6 +171,7 @@ const COMMANDS: Command[] = [
     run: backup,
   },
   ...ORG_COMMANDS,
+  ...WEBHOOK_COMMANDS,
 ];
 
 const USAGE = `Usage: bridge <command>

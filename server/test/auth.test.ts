@@ -299,11 +299,29 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
   let apiKey: string;
   let sessionToken: string;
   let orgId: string;
+  /** Webhook endpoints: one the routes read and change, one the delete takes. */
+  const endpoints = { kept: '', deleted: '' };
+  /** An organization of its own for the delete. */
+  let doomedOrgId: string;
+  const HOOK = { url: 'https://hooks.example.com/auth', eventTypes: ['member.added'] };
 
-  // A request each credential-bound route accepts from its own credential.
-  const FIXTURES: Record<string, { body?: unknown; accepted: number }> = {
+  // A request each credential-bound route accepts from its own credential; `id` fills `{id}`,
+  // `org` another `{orgId}`.
+  const FIXTURES: Record<
+    string,
+    { body?: unknown; accepted: number; id?: () => string; org?: () => string }
+  > = {
     createOrganization: { body: { name: 'Made by the right credential' }, accepted: 201 },
+    deleteOrganization: { accepted: 200, org: () => doomedOrgId },
     rotateJwtSecret: { accepted: 200 },
+    listWebhookEndpoints: { accepted: 200 },
+    createWebhookEndpoint: { body: HOOK, accepted: 201 },
+    getWebhookEndpoint: { accepted: 200, id: () => endpoints.kept },
+    updateWebhookEndpoint: { body: { description: 'x' }, accepted: 200, id: () => endpoints.kept },
+    deleteWebhookEndpoint: { accepted: 200, id: () => endpoints.deleted },
+    rotateWebhookSecret: { accepted: 200, id: () => endpoints.kept },
+    testWebhookEndpoint: { accepted: 202, id: () => endpoints.kept },
+    listWebhookDeliveries: { accepted: 200, id: () => endpoints.kept },
     ssoSession: { accepted: 200 },
     ssoRefresh: { accepted: 200 },
     ssoLogout: { accepted: 204 },
@@ -316,14 +334,28 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
     const org = await createOrg(bridge, apiKey);
     orgId = org.id;
     sessionToken = (await kitSignIn(bridge, org, { role: 'ADMIN' })).sessionToken;
+    doomedOrgId = (await createOrg(bridge, apiKey)).id;
+    for (const which of ['kept', 'deleted'] as const) {
+      const hook = await bridge.request(
+        'POST',
+        `/api/public/organizations/${orgId}/webhook-endpoints`,
+        { key: apiKey, body: HOOK },
+      );
+      endpoints[which] = hook.body.data.id;
+    }
   });
   afterAll(() => bridge.stop());
 
-  const send = (route: RouteDef, token: string, body?: unknown) =>
-    bridge.request(route.method.toUpperCase(), route.path.replace('{orgId}', orgId), {
-      headers: { authorization: `Bearer ${token}` },
-      body,
-    });
+  const send = (route: RouteDef, token: string, body?: unknown, id = '', org = orgId) =>
+    bridge.request(
+      route.method.toUpperCase(),
+      route.path.replace('{orgId}', org).replace('{id}', id),
+      { headers: { authorization: `Bearer ${token}` }, body },
+    );
+  const sendFixture = (id: string, route: RouteDef, token: string) => {
+    const f = FIXTURES[id]!;
+    return send(route, token, f.body, f.id?.(), f.org?.());
+  };
 
   /** The exact 403 refusing `id`'s route to the other credential. */
   const expectForbidden = (
@@ -342,7 +374,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
 
   it('refuses a session token on every API-key route with 403 api_key_required', async () => {
     for (const [id, route] of bound.filter(([, r]) => r.credential === 'apiKey')) {
-      const res = await send(route, sessionToken, FIXTURES[id]!.body);
+      const res = await sendFixture(id, route, sessionToken);
       expectForbidden(res, id, 'api_key_required', 'This needs an API key, not a session token');
     }
   });
@@ -373,7 +405,7 @@ describe.each(ENGINES)('the one credential a route takes, on %s', (engine) => {
     // In table order: logout, which ends the session, comes after the other session routes.
     for (const [id, route] of bound) {
       const token = route.credential === 'apiKey' ? apiKey : sessionToken;
-      const res = await send(route, token, FIXTURES[id]!.body);
+      const res = await sendFixture(id, route, token);
       expect(res.status, `${id}: ${res.text}`).toBe(FIXTURES[id]!.accepted);
     }
   });

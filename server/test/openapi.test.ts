@@ -1,4 +1,10 @@
-import { loadOpenApiDocument, type RouteDef, routes, statusOf } from '@bridgekit/contract';
+import {
+  loadOpenApiDocument,
+  type RouteDef,
+  routes,
+  statusOf,
+  WebhookEventType,
+} from '@bridgekit/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
@@ -100,8 +106,36 @@ describe('OpenAPI document', () => {
     ]);
     expect(table.filter(([, r]) => r.credential === 'apiKey').map(([id]) => id)).toEqual([
       'createOrganization',
+      'deleteOrganization',
       'rotateJwtSecret',
+      'listWebhookEndpoints',
+      'createWebhookEndpoint',
+      'getWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'rotateWebhookSecret',
+      'testWebhookEndpoint',
+      'listWebhookDeliveries',
     ]);
+  });
+
+  it('describes every webhook event in the webhooks section: its envelope and signature headers', () => {
+    const hooks = doc.webhooks as Record<string, { post: typeof doc }>;
+    expect(Object.keys(hooks).sort()).toEqual([...WebhookEventType.options, 'webhook.test'].sort());
+    for (const [type, { post }] of Object.entries(hooks)) {
+      const schema = post.requestBody.content['application/json'].schema;
+      expect(schema.required, type).toEqual(['type', 'timestamp', 'data']);
+      expect(schema.properties.type, type).toMatchObject({ const: type });
+      expect(post.parameters.map((p: { name: string }) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+    }
+    const rotated =
+      hooks['organization.jwt_secret_rotated']!.post.requestBody.content['application/json'].schema
+        .properties.data.properties;
+    expect(Object.keys(rotated).sort()).toEqual(['organizationId', 'previousJwtSecretExpiresAt']);
   });
 
   it('names the one credential a route takes as its security scheme', () => {

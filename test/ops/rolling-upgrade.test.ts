@@ -90,11 +90,11 @@ describe('a rolling upgrade from the previous release, and back', () => {
       // An older build refuses a store that a newer one migrated.
       const again = await startBridgeProcess({ data, bundle: previous.bundle, ready: 'none' });
       refused = { code: (await again.exited).code, stderr: again.stderr() };
-      // The documented way back for this release: undo its one migration (a new table).
+      // The documented way back for this release: undo its migrations (new tables only).
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       await client.query(
-        "begin; delete from kysely_migration where name = '0015_key_checks'; drop table key_checks; commit",
+        "begin; delete from kysely_migration where name in ('0015_key_checks', '0017_webhooks'); drop table key_checks, webhook_deliveries, webhook_events, webhook_endpoints; commit",
       );
       await client.end();
       restarted = await startBridgeProcess({ data, bundle: previous.bundle });
@@ -108,7 +108,7 @@ describe('a rolling upgrade from the previous release, and back', () => {
       expect(refused.stderr).toContain('0015_key_checks');
     });
 
-    it('after undoing 0015 it starts, with the data and both sessions', async () => {
+    it('after undoing 0015 and 0017 it starts, with the data and both sessions', async () => {
       expect(await asSession(restarted.url, oldSession, admin.orgId)).toBe(200);
       expect(await asSession(restarted.url, newSession, admin.orgId)).toBe(200);
       const list = await call(restarted.url, admin.key, 'GET', '/api/public/organizations');
@@ -120,8 +120,10 @@ describe('a rolling upgrade from the previous release, and back', () => {
     it('and the new release, started again, records the key checks afresh', async () => {
       await restarted.stop();
       const upgraded = await startBridgeProcess({ data, env: { LOG_LEVEL: 'info' } });
+      // The log is written in batches: wait for the line rather than read at once.
+      await upgraded.waitForOutput('migrations applied', 10_000);
       const applied = jsonLines(upgraded.stdout()).find((l) => l.msg === 'migrations applied');
-      expect(applied?.applied).toEqual(['0015_key_checks']);
+      expect(applied?.applied).toEqual(['0015_key_checks', '0017_webhooks']);
       expect(await asSession(upgraded.url, oldSession, admin.orgId)).toBe(200);
       await upgraded.stop();
     }, 60_000);

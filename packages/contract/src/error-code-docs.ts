@@ -47,6 +47,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   organization_not_found: 'no such organization, or the caller is not its member',
   data_source_not_found: 'no such data source in this organization',
   member_not_found: 'no such member in this organization',
+  webhook_endpoint_not_found: 'no such webhook endpoint in this organization',
   embed_page_not_found: 'no embeddable organization with this slug',
   embed_asset_not_found: "no such file of the full-embed page's bundle",
   embed_not_built: 'the full-embed bundle was not built (`npm run build:embed`)',

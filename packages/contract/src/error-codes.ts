@@ -75,6 +75,7 @@ export const ErrorCode = z.enum([
   'organization_not_found',
   'data_source_not_found',
   'member_not_found',
+  'webhook_endpoint_not_found',
   'embed_page_not_found',
   'embed_asset_not_found',
   'embed_not_built',

@@ -12,3 +12,4 @@ export * from './origin-pattern';
 export * from './route-errors';
 export * from './routes';
 export * from './sso';
+export * from './webhook';

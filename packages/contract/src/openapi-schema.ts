@@ -5,6 +5,7 @@ import { ErrorParams, FieldCodes } from './error-codes';
 import { Member, User } from './member';
 import { Organization } from './organization';
 import { EmbedSession, SsoSession } from './sso';
+import { WebhookDelivery, WebhookEndpoint } from './webhook';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -20,6 +21,8 @@ export const COMPONENT_SCHEMAS = {
   User,
   SsoSession,
   EmbedSession,
+  WebhookEndpoint,
+  WebhookDelivery,
 } as const satisfies Record<string, z.ZodType>;
 
 const componentNames = new Map<unknown, string>(

@@ -3,6 +3,7 @@ import type { ErrorCode } from './error-codes';
 import { type ApiExamples, type ExampleResponse, loadApiExamples } from './examples';
 import { operationExtras, successHeaders } from './openapi-examples';
 import { componentRef, componentSchemas, type JsonSchema, toSchema } from './openapi-schema';
+import { webhookOperations } from './openapi-webhooks';
 import { errorCodesByStatus } from './route-errors';
 import { type RouteDef, type RouteId, routes } from './routes';
 
@@ -13,6 +14,8 @@ export const TAG_DESCRIPTIONS: Record<RouteDef['tag'], string> = {
   Members: 'The users of an organization and their role (ADMIN or MEMBER).',
   'Data sources':
     "An organization's database connections. Secrets are accepted, stored encrypted, and never returned: `storedSecrets` names the ones that are set.",
+  Webhooks:
+    "Where the bridge sends events about an organization (Standard Webhooks: signed with the endpoint's `whsec_` secret, retried with back-off for over a day). The events are under *Webhooks*.",
   SSO: "Sign your product's users into an organization with a short-lived JWT your backend signs with the organization's `jwtSecret`.",
   Embed:
     "The full-embed page the bridge shows inside your product's iframe, its files, and the session it runs on.",
@@ -245,6 +248,7 @@ export function buildOpenApiDocument(
     security: [{ bearer: [] }],
     tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     paths,
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: {
         bearer: {

@@ -38,6 +38,7 @@ export const TITLE_OF_CODE: Record<ErrorCode, ErrorTitle> = {
   organization_not_found: 'NotFound',
   data_source_not_found: 'NotFound',
   member_not_found: 'NotFound',
+  webhook_endpoint_not_found: 'NotFound',
   embed_page_not_found: 'NotFound',
   embed_asset_not_found: 'NotFound',
   embed_not_built: 'NotFound',
@@ -107,6 +108,9 @@ const BODY: ErrorCode[] = [
 const ADMIN: ErrorCode[] = ['admin_required'];
 const MEMBER: ErrorCode[] = ['member_not_found'];
 const DATA_SOURCE: ErrorCode[] = ['data_source_not_found'];
+/** A webhook endpoint's routes: API key and ADMIN only. */
+const WEBHOOKS: ErrorCode[] = [...API_KEY, ...IN_ORG, 'admin_required'];
+const ENDPOINT: ErrorCode[] = [...WEBHOOKS, 'webhook_endpoint_not_found'];
 /** A route that connects to a data source now (verify, health check). */
 const CONNECTS: ErrorCode[] = ['connections_busy'];
 const SLUG: ErrorCode[] = ['slug_taken', 'slug_unavailable'];
@@ -174,6 +178,14 @@ export const ROUTE_ERRORS: Record<RouteId, readonly ErrorCode[]> = {
   checkDataSourceHealth: [...BEARER, ...IN_ORG, ...DATA_SOURCE, ...ADMIN, ...CONNECTS],
   syncDataSource: [...BEARER, ...IN_ORG, ...DATA_SOURCE, ...ADMIN],
   getDataSourceSchema: [...BEARER, ...IN_ORG, ...DATA_SOURCE, ...LIST],
+  listWebhookEndpoints: [...WEBHOOKS, ...LIST],
+  createWebhookEndpoint: [...WEBHOOKS, ...BODY],
+  getWebhookEndpoint: [...ENDPOINT],
+  updateWebhookEndpoint: [...ENDPOINT, ...BODY],
+  deleteWebhookEndpoint: [...ENDPOINT],
+  rotateWebhookSecret: [...ENDPOINT],
+  testWebhookEndpoint: [...ENDPOINT],
+  listWebhookDeliveries: [...ENDPOINT, ...LIST],
   ssoExchange: [...ANY, ...SSO_TOKEN, ...BODY, 'origin_not_allowed'],
   // Takes any query parameter (the SDKs' browser options): no stray-input refusal.
   ssoBrowser: [

@@ -29,6 +29,14 @@ import {
   SsoExchangeBody,
   SsoSession,
 } from './sso';
+import {
+  CreateWebhookEndpointBody,
+  UpdateWebhookEndpointBody,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointParams,
+  WebhookEndpointWithSecret,
+} from './webhook';
 
 /** A bearer credential: an API key (`bk_key_…`) or an embed session token. */
 export type BearerCredential = 'apiKey' | 'session';
@@ -40,7 +48,7 @@ export interface RouteDef {
   /** OpenAPI-style path, `{param}` placeholders. */
   path: string;
   summary: string;
-  tag: 'Organizations' | 'Members' | 'Data sources' | 'SSO' | 'Embed' | 'Service';
+  tag: 'Organizations' | 'Members' | 'Data sources' | 'Webhooks' | 'SSO' | 'Embed' | 'Service';
   /** `bearer`: API key or embed session; `none`: open. */
   auth: 'bearer' | 'none';
   /**
@@ -326,6 +334,112 @@ export const routes = {
     query: SchemaQuery,
     status: 200,
     response: z.object({ data: DataSourceSchema, pagination: Pagination }),
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
+  },
+  listWebhookEndpoints: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints',
+    summary: "List an organization's webhook endpoints (ADMIN, API key only)",
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: OrgParams,
+    query: pageQueryOf('whe'),
+    status: 200,
+    response: pageOf(WebhookEndpoint),
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
+  },
+  createWebhookEndpoint: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints',
+    summary:
+      'Add a webhook endpoint (ADMIN, API key only); the answer shows its signing secret, this once',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: OrgParams,
+    body: CreateWebhookEndpointBody,
+    status: 201,
+    response: dataOf(WebhookEndpointWithSecret),
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden'],
+  },
+  getWebhookEndpoint: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints/{id}',
+    summary: 'Get one webhook endpoint (ADMIN, API key only); never its secret',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: WebhookEndpointParams,
+    status: 200,
+    response: dataOf(WebhookEndpoint),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  updateWebhookEndpoint: {
+    method: 'patch',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints/{id}',
+    summary:
+      'Change a webhook endpoint (ADMIN, API key only); `enabled: true` turns one the bridge disabled back on',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: WebhookEndpointParams,
+    body: UpdateWebhookEndpointBody,
+    status: 200,
+    response: dataOf(WebhookEndpoint),
+    errors: [...IN_ORG, ...WITH_BODY, 'Forbidden'],
+  },
+  deleteWebhookEndpoint: {
+    method: 'delete',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints/{id}',
+    summary:
+      'Delete a webhook endpoint (ADMIN, API key only) and its pending deliveries; returns the deleted record',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: WebhookEndpointParams,
+    status: 200,
+    response: dataOf(WebhookEndpoint),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  rotateWebhookSecret: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints/{id}/secret',
+    summary:
+      'Replace the signing secret (ADMIN, API key only): the new one is shown this once; the old one signs beside it until previousSecretExpiresAt',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: WebhookEndpointParams,
+    status: 200,
+    response: dataOf(WebhookEndpointWithSecret),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  testWebhookEndpoint: {
+    method: 'post',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints/{id}/test',
+    summary:
+      'Send a `webhook.test` event to this endpoint (ADMIN, API key only); 202 with its delivery, followed in the delivery log',
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: WebhookEndpointParams,
+    status: 202,
+    response: dataOf(WebhookDelivery),
+    errors: [...IN_ORG, 'Forbidden'],
+  },
+  listWebhookDeliveries: {
+    method: 'get',
+    path: '/api/public/organizations/{orgId}/webhook-endpoints/{id}/deliveries',
+    summary:
+      "An endpoint's delivery log, newest first (ADMIN, API key only): status, attempts, last response and next attempt",
+    tag: 'Webhooks',
+    auth: 'bearer',
+    credential: 'apiKey',
+    params: WebhookEndpointParams,
+    query: pageQueryOf('whd'),
+    status: 200,
+    response: pageOf(WebhookDelivery),
     errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   ssoExchange: {

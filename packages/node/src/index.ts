@@ -15,3 +15,11 @@ export {
   DEFAULT_PROXY_ROUTES,
   type ProxyHandlerOptions,
 } from './proxy-handler';
+export {
+  type RawWebhookRequest,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookVerificationCode,
+  WebhookVerificationError,
+} from './verify-webhook';

@@ -30,7 +30,9 @@ function nextRandom(now: number): number[] {
 }
 
 /** A new id like `org_01JD…`: 48-bit time + 80 random bits, monotonic within this process. */
-export function newId(prefix: 'org' | 'ds' | 'mem' | 'usr' | 'key'): string {
+export function newId(
+  prefix: 'org' | 'ds' | 'mem' | 'usr' | 'key' | 'whe' | 'msg' | 'whd',
+): string {
   const now = Math.max(Date.now(), lastTime);
   lastRandom = nextRandom(now);
   lastTime = now;

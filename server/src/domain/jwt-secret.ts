@@ -7,6 +7,7 @@ import {
   updateOrganizationRow,
 } from '../store/organizations';
 import { endSessionsSignedInBy } from '../store/sessions';
+import { recordEvent } from '../webhooks/events';
 
 /** The field names bound into each sealed secret's associated data (`recordId:field`). */
 export const JWT_SECRET_FIELD = 'jwtSecret';
@@ -61,6 +62,11 @@ export async function rotateJwtSecret(
     if (options.endSessions) {
       await endSessionsSignedInBy(tx, org.id, now, deps.config.sessionMaxAgeSeconds * 1000);
     }
+    const data = {
+      organizationId: org.id,
+      previousJwtSecretExpiresAt: row.previousJwtSecretExpiresAt,
+    };
+    await recordEvent(tx, org.id, 'organization.jwt_secret_rotated', data, now);
     return { row, secret };
   });
 }

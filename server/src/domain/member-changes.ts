@@ -10,6 +10,7 @@ import {
   updateMemberRole,
 } from '../store/members';
 import { findOrganizationForUpdate } from '../store/organizations';
+import { memberData, recordEvent } from '../webhooks/events';
 
 const lastAdmin = (change: 'demoted' | 'removed', fields?: Record<string, string>) =>
   new ApiError(
@@ -59,7 +60,15 @@ export function setMemberRole(
       throw lastAdmin('demoted', { role: 'The last ADMIN must stay ADMIN' });
     }
     await updateMemberRole(tx, orgId, memberId, role);
-    return { ...member, role };
+    const changed = { ...member, role };
+    await recordEvent(
+      tx,
+      orgId,
+      'member.role_changed',
+      { ...memberData(changed), previousRole: member.role as Role },
+      deps.now(),
+    );
+    return changed;
   });
 }
 
@@ -70,6 +79,7 @@ export function removeMember(deps: Deps, orgId: string, memberId: string): Promi
       throw lastAdmin('removed');
     }
     await deleteMemberRow(tx, orgId, memberId);
+    await recordEvent(tx, orgId, 'member.removed', memberData(member), deps.now());
     return member;
   });
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { isUniqueViolation } from '../store/db';
 import { findMemberByUser, insertMember, type MemberWithUser } from '../store/members';
 import { ensureUser } from '../store/users';
+import { memberData, recordEvent } from '../webhooks/events';
 import { newId } from './ids';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -20,14 +21,20 @@ export async function addMember(
     email: normalizeEmail(body.email),
     createdAt: at,
   });
+  let member: MemberWithUser | undefined;
   try {
-    await insertMember(deps.store.db, {
-      id: newId('mem'),
-      organizationId: orgId,
-      userId: user.id,
-      role: body.role satisfies Role,
-      groups: null,
-      createdAt: at,
+    member = await deps.store.db.transaction().execute(async (tx) => {
+      await insertMember(tx, {
+        id: newId('mem'),
+        organizationId: orgId,
+        userId: user.id,
+        role: body.role satisfies Role,
+        groups: null,
+        createdAt: at,
+      });
+      const added = await findMemberByUser(tx, orgId, user.id);
+      if (added) await recordEvent(tx, orgId, 'member.added', memberData(added), deps.now());
+      return added;
     });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -36,7 +43,6 @@ export async function addMember(
       fields: { email: { code: 'already_member', message: 'Already a member' } },
     });
   }
-  const member = await findMemberByUser(deps.store.db, orgId, user.id);
   if (!member) throw new Error('member vanished after insert');
   return member;
 }

@@ -12,6 +12,7 @@ import {
   updateOrganizationRow,
 } from '../store/organizations';
 import type { OrganizationsTable } from '../store/schema';
+import { recordEvent } from '../webhooks/events';
 import { orgNotFound } from './access';
 import { normalizeOrigins, slugTaken } from './organizations';
 
@@ -65,6 +66,14 @@ export async function updateOrganization(
         patchOf(body, origins, deps.now().toISOString()),
       );
       if (!updated) throw orgNotFound();
+      const changed = Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined);
+      await recordEvent(
+        tx,
+        orgId,
+        'organization.updated',
+        { organizationId: orgId, name: updated.name, slug: updated.slug, changed },
+        deps.now(),
+      );
       return updated;
     });
   } catch (err) {
@@ -75,9 +84,14 @@ export async function updateOrganization(
 
 /** Deletes the organization with everything that belongs to it; its users stay. */
 export async function deleteOrganization(deps: Deps, orgId: string): Promise<OrganizationRow> {
-  const deleted = await deps.store.db
-    .transaction()
-    .execute((tx) => deleteOrganizationRow(tx, orgId));
+  const deleted = await deps.store.db.transaction().execute(async (tx) => {
+    const row = await deleteOrganizationRow(tx, orgId);
+    if (row) {
+      const data = { organizationId: orgId, name: row.name, slug: row.slug };
+      await recordEvent(tx, orgId, 'organization.deleted', data, deps.now());
+    }
+    return row;
+  });
   if (!deleted) throw orgNotFound();
   return deleted;
 }

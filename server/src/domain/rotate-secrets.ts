@@ -5,6 +5,7 @@ import { dataSourcesAfter } from '../store/data-sources';
 import { replaceKeyCheck } from '../store/key-checks';
 import type { OrganizationRow } from '../store/organizations';
 import type { DataSourcesTable } from '../store/schema';
+import { resealEndpoints } from '../webhooks/endpoints';
 import { JWT_SECRET_FIELD, PREVIOUS_JWT_SECRET_FIELD } from './jwt-secret';
 import { sealedColumn } from './serialize';
 
@@ -43,7 +44,7 @@ async function resealOrganization(deps: Deps, org: OrgSecrets): Promise<boolean>
  */
 export async function rotateSecrets(
   deps: Deps,
-): Promise<{ organizations: number; dataSources: number }> {
+): Promise<{ organizations: number; dataSources: number; webhookEndpoints: number }> {
   const { db } = deps.store;
   const box = deps.secretBox;
   let organizations = 0;
@@ -91,9 +92,10 @@ export async function rotateSecrets(
     if (rows.length < BATCH) break;
     cursor = rows[rows.length - 1]!.id;
   }
+  const webhookEndpoints = await resealEndpoints(deps);
   // Everything is under the current keys now: instances must start with them from here on.
   const now = deps.now();
   await replaceKeyCheck(db, 'secret_key', deps.keyChecks.secret_key, now);
   await replaceKeyCheck(db, 'session_secret', deps.keyChecks.session_secret, now);
-  return { organizations, dataSources };
+  return { organizations, dataSources, webhookEndpoints };
 }

@@ -1,4 +1,4 @@
-import type { Dialect } from '@bridgekit/contract';
+import type { Dialect, VERIFY_CODES } from '@bridgekit/contract';
 import type { Deps } from '../deps';
 import { saveCatalog } from '../store/catalog';
 import {
@@ -7,6 +7,9 @@ import {
   recordSyncFailure,
   releaseSync,
 } from '../store/data-sources';
+import type { Db } from '../store/db';
+import { codesOf } from '../verify/failure-codes';
+import { recordEvent } from '../webhooks/events';
 import { readCatalog } from './catalog';
 import { connectStored } from './connect';
 
@@ -56,17 +59,53 @@ export async function syncDataSource(
     }
     if (!outcome.ok) {
       deps.log.info({ dataSourceId: id, reason: outcome.reason }, 'sync failed');
-      await recordSyncFailure(deps.store.db, id, startedAt, outcome.detail);
+      await syncFailed(
+        deps,
+        row.organizationId,
+        id,
+        startedAt,
+        outcome.detail,
+        codesOf(outcome).code,
+      );
       return 'ran';
     }
     const readAt = deps.now().toISOString();
-    await saveCatalog(deps.store.db, id, startedAt, outcome.value, readAt);
+    const catalog = outcome.value;
+    const data = {
+      organizationId: row.organizationId,
+      dataSourceId: id,
+      tableCount: catalog.tables.length,
+      columnCount: catalog.tables.reduce((n, t) => n + t.columns.length, 0),
+      truncated: catalog.truncated,
+    };
+    await saveCatalog(deps.store.db, id, startedAt, catalog, readAt, (tx: Db) =>
+      recordEvent(tx, row.organizationId, 'data_source.sync_succeeded', data, deps.now()),
+    );
     return 'ran';
   } catch (err) {
     deps.log.error({ err, dataSourceId: id }, 'sync failed unexpectedly');
-    await recordSyncFailure(deps.store.db, id, startedAt, UNEXPECTED).catch(() => {});
+    await syncFailed(deps, row.organizationId, id, startedAt, UNEXPECTED, 'internal_error').catch(
+      () => {},
+    );
     return 'ran';
   }
+}
+
+/** Ends the sync as FAILED and records `data_source.sync_failed`, in one transaction. */
+function syncFailed(
+  deps: Deps,
+  orgId: string,
+  id: string,
+  startedAt: string,
+  detail: string,
+  failureCode: (typeof VERIFY_CODES)[number] | 'internal_error',
+) {
+  return deps.store.db.transaction().execute(async (tx) => {
+    const ended = await recordSyncFailure(tx, id, startedAt, detail);
+    if (!ended) return;
+    const data = { organizationId: orgId, dataSourceId: id, failureCode };
+    await recordEvent(tx, orgId, 'data_source.sync_failed', data, deps.now());
+  });
 }
 
 /** `work`'s result, or `aborted` as soon as `signal` aborts (the work is left to finish alone). */

@@ -20,6 +20,7 @@ import {
   type NewMemberProposal,
 } from '../store/sso-exchange';
 import { ensureUser } from '../store/users';
+import { memberData, recordEvent } from '../webhooks/events';
 import { hmacKeyCache } from './hmac-keys';
 import type { SessionKind } from './session-token';
 import { SSO_MAX_LIFETIME_SECONDS, verifySsoToken } from './token';
@@ -455,7 +456,7 @@ export async function provisionMember(
         await tx.updateTable('users').set(names).where('id', '=', user.id).execute();
       }
     }
-    await tx
+    const inserted = await tx
       .insertInto('members')
       .values({
         id: newId('mem'),
@@ -466,6 +467,7 @@ export async function provisionMember(
         createdAt: at,
       })
       .onConflict((oc) => oc.columns(['organizationId', 'userId']).doNothing())
+      .returning('id')
       .execute();
     if (groups !== null) {
       await tx
@@ -477,6 +479,9 @@ export async function provisionMember(
     }
     const member = await findMemberByUser(tx, org.id, user.id);
     if (!member) throw new Error('membership missing after provisioning');
+    if (inserted.length > 0) {
+      await recordEvent(tx, org.id, 'member.added', memberData(member), deps.now());
+    }
     return member;
   });
 }

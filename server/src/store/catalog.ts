@@ -22,6 +22,8 @@ export function saveCatalog(
   startedAt: string,
   catalog: CatalogRead,
   readAt: string,
+  /** Runs in the same transaction once the catalog is saved (the sync's event). */
+  andThen?: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     const claimed = await tx
@@ -62,6 +64,7 @@ export function saveCatalog(
     for (const rows of batches(tables)) await tx.insertInto('catalogTables').values(rows).execute();
     for (const rows of batches(columns))
       await tx.insertInto('catalogColumns').values(rows).execute();
+    await andThen?.(tx);
     return true;
   });
 }

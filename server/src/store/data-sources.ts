@@ -115,14 +115,18 @@ export const claimSync = (db: Db, id: string, at: string, staleBefore: string) =
     .returningAll()
     .executeTakeFirst();
 
-/** Ends the sync that started at `startedAt` as FAILED, if it still holds the lease. */
+/**
+ * Ends the sync that started at `startedAt` as FAILED, if it still holds the lease; the record,
+ * or undefined when it no longer held it.
+ */
 export const recordSyncFailure = (db: Db, id: string, startedAt: string, message: string) =>
   db
     .updateTable('dataSources')
     .set({ lastSyncStatus: 'FAILED', syncErrorMessage: message, syncStartedAt: null })
     .where('id', '=', id)
     .where('syncStartedAt', '=', startedAt)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
 
 /**
  * Gives the lease of the sync that started at `startedAt` back (a shutdown cut it short): the

@@ -161,6 +161,52 @@ export interface EmbedOriginPatternsTable {
   organizationId: string;
 }
 
+/** Where an organization wants its events (migration 0017). */
+export interface WebhookEndpointsTable {
+  id: string;
+  organizationId: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types. */
+  eventTypes: string;
+  secretSealed: string;
+  /** The secret the last rotation replaced: it signs beside the new one until it expires. */
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  enabled: number;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The outbox: one row per event, written with the change it reports. */
+export interface WebhookEventsTable {
+  id: string;
+  organizationId: string;
+  type: string;
+  /** The JSON body delivered: `{type, timestamp, data}`. */
+  payload: string;
+  createdAt: string;
+}
+
+/** One event to one endpoint, and how its sending went. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  /** `pending`, `succeeded` or `failed` (no attempt left). */
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  /** Until when an instance is sending it. */
+  leaseUntil: string | null;
+  lastAttemptAt: string | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   apiKeys: ApiKeysTable;
@@ -174,4 +220,7 @@ export interface Database {
   embedHandoffs: EmbedHandoffsTable;
   embedOriginPatterns: EmbedOriginPatternsTable;
   keyChecks: KeyChecksTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookEvents: WebhookEventsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
 }

@@ -19,9 +19,11 @@ export function checkSshKeyInput(body: KeyFields): void {
   const problem = privateKeyInputProblem(body.sshPrivateKey, passphrase);
   if (!problem) return;
   const failure = sshKeyFailure(problem);
-  const { code, fields } = codesOf(failure);
+  // A 400 is a validation failure; the key's own reason is its field code (a verify's 422
+  // carries the same reason as its code).
+  const { fields } = codesOf(failure);
   throw new ApiError('ValidationError', failure.detail, {
-    code,
+    code: 'validation_failed',
     fields,
     ...(failure.params ? { params: failure.params } : {}),
   });

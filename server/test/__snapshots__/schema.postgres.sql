@@ -118,6 +118,35 @@ column users.id text not null collate C
 column users.is_email_verified integer not null default 0
 column users.last_name text
 column users.title text
+column webhook_deliveries.attempts integer not null default 0
+column webhook_deliveries.created_at text not null
+column webhook_deliveries.endpoint_id text not null collate C
+column webhook_deliveries.event_id text not null collate C
+column webhook_deliveries.id text not null collate C
+column webhook_deliveries.last_attempt_at text
+column webhook_deliveries.last_error text
+column webhook_deliveries.last_response_status integer
+column webhook_deliveries.lease_until text
+column webhook_deliveries.next_attempt_at text
+column webhook_deliveries.status text not null
+column webhook_endpoints.created_at text not null
+column webhook_endpoints.description text
+column webhook_endpoints.disabled_at text
+column webhook_endpoints.disabled_reason text
+column webhook_endpoints.enabled integer not null
+column webhook_endpoints.event_types text not null
+column webhook_endpoints.id text not null collate C
+column webhook_endpoints.organization_id text not null collate C
+column webhook_endpoints.previous_secret_expires_at text
+column webhook_endpoints.previous_secret_sealed text
+column webhook_endpoints.secret_sealed text not null
+column webhook_endpoints.updated_at text not null
+column webhook_endpoints.url text not null
+column webhook_events.created_at text not null
+column webhook_events.id text not null collate C
+column webhook_events.organization_id text not null collate C
+column webhook_events.payload text not null
+column webhook_events.type text not null
 constraint api_keys.api_keys_key_hash_key UNIQUE (key_hash)
 constraint api_keys.api_keys_pkey PRIMARY KEY (id)
 constraint api_keys.api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
@@ -143,6 +172,11 @@ constraint sso_jti.sso_jti_pk PRIMARY KEY (organization_id, jti)
 constraint store_versions.store_versions_pkey PRIMARY KEY (slot)
 constraint users.users_email_key UNIQUE (email)
 constraint users.users_pkey PRIMARY KEY (id)
+constraint webhook_deliveries.webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE
+constraint webhook_deliveries.webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES webhook_events(id) ON DELETE CASCADE
+constraint webhook_deliveries.webhook_deliveries_pkey PRIMARY KEY (id)
+constraint webhook_endpoints.webhook_endpoints_pkey PRIMARY KEY (id)
+constraint webhook_events.webhook_events_pkey PRIMARY KEY (id)
 CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_hash)
 CREATE UNIQUE INDEX api_keys_pkey ON public.api_keys USING btree (id)
 CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id)
@@ -168,6 +202,12 @@ CREATE UNIQUE INDEX sso_jti_pk ON public.sso_jti USING btree (organization_id, j
 CREATE UNIQUE INDEX store_versions_pkey ON public.store_versions USING btree (slot)
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email)
 CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id)
+CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (status, next_attempt_at)
+CREATE INDEX webhook_deliveries_endpoint ON public.webhook_deliveries USING btree (endpoint_id, id)
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (id)
+CREATE INDEX webhook_endpoints_org ON public.webhook_endpoints USING btree (organization_id, id)
+CREATE UNIQUE INDEX webhook_endpoints_pkey ON public.webhook_endpoints USING btree (id)
+CREATE UNIQUE INDEX webhook_events_pkey ON public.webhook_events USING btree (id)
 CREATE TRIGGER data_sources_bump_store_version BEFORE INSERT OR DELETE OR UPDATE OF id, organization_id, display_name, description, dialect, database_name, username, host, port, ssl_enabled, ssl_custom_certificates_enabled, ssh_enabled, ssh_host, ssh_port, ssh_username, big_query_project_id, spanner_instance_id, snowflake_account_id, snowflake_warehouse, snowflake_role, is_demo, is_service_warehouse, password_sealed, ssh_password_sealed, ssh_private_key_sealed, ssh_private_key_passphrase_sealed, snowflake_private_key_sealed, snowflake_private_key_passphrase_sealed, big_query_json_key_sealed, created_at, updated_at OR TRUNCATE ON public.data_sources FOR EACH STATEMENT EXECUTE FUNCTION bk_bump_store_version()
 CREATE TRIGGER embed_origin_patterns_insert AFTER INSERT ON public.organizations FOR EACH ROW EXECUTE FUNCTION bk_index_embed_origins()
 CREATE TRIGGER embed_origin_patterns_update AFTER UPDATE OF embed_allowed_origins ON public.organizations FOR EACH ROW WHEN ((old.embed_allowed_origins IS DISTINCT FROM new.embed_allowed_origins)) EXECUTE FUNCTION bk_index_embed_origins()

@@ -12,6 +12,12 @@ CREATE INDEX "members_user_org" on "members" ("user_id", "organization_id");
 CREATE INDEX "revoked_sessions_expires" on "revoked_sessions" ("expires_at");
 -- index sso_jti_expires
 CREATE INDEX "sso_jti_expires" on "sso_jti" ("expires_at");
+-- index webhook_deliveries_due
+CREATE INDEX "webhook_deliveries_due" on "webhook_deliveries" ("status", "next_attempt_at");
+-- index webhook_deliveries_endpoint
+CREATE INDEX "webhook_deliveries_endpoint" on "webhook_deliveries" ("endpoint_id", "id");
+-- index webhook_endpoints_org
+CREATE INDEX "webhook_endpoints_org" on "webhook_endpoints" ("organization_id", "id");
 -- table api_keys
 CREATE TABLE "api_keys" ("id" text primary key, "user_id" text not null references "users" ("id") on delete cascade, "name" text, "key_hash" text not null unique, "hint" text not null, "created_at" text not null, "last_used_at" text, "expires_at" text, "revoked_at" text);
 -- table catalog_columns
@@ -38,6 +44,12 @@ CREATE TABLE "revoked_sessions" ("session_id" text primary key, "organization_id
 CREATE TABLE "sso_jti" ("organization_id" text not null, "jti" text not null, "expires_at" text not null, constraint "sso_jti_pk" primary key ("organization_id", "jti"));
 -- table users
 CREATE TABLE "users" ("id" text primary key, "email" text not null unique, "full_name" text, "first_name" text, "last_name" text, "title" text, "avatar_url" text, "is_email_verified" integer default 0 not null, "created_at" text not null);
+-- table webhook_deliveries
+CREATE TABLE "webhook_deliveries" ("id" text primary key, "endpoint_id" text not null references "webhook_endpoints" ("id") on delete cascade, "event_id" text not null references "webhook_events" ("id") on delete cascade, "status" text not null, "attempts" integer default 0 not null, "next_attempt_at" text, "lease_until" text, "last_attempt_at" text, "last_response_status" integer, "last_error" text, "created_at" text not null);
+-- table webhook_endpoints
+CREATE TABLE "webhook_endpoints" ("id" text primary key, "organization_id" text not null, "url" text not null, "description" text, "event_types" text not null, "secret_sealed" text not null, "previous_secret_sealed" text, "previous_secret_expires_at" text, "enabled" integer not null, "disabled_reason" text, "disabled_at" text, "created_at" text not null, "updated_at" text not null);
+-- table webhook_events
+CREATE TABLE "webhook_events" ("id" text primary key, "organization_id" text not null, "type" text not null, "payload" text not null, "created_at" text not null);
 -- trigger embed_origin_patterns_insert
 CREATE TRIGGER embed_origin_patterns_insert after insert on organizations
       begin insert or ignore into embed_origin_patterns (pattern, organization_id)

@@ -2,7 +2,7 @@ import type { ApiExamples } from '@bridgekit/contract';
 
 // What differs between two runs of the same scenarios, and what stands in for it. Times need
 // nothing here: the examples run on a frozen clock.
-const ID = /\b(org|ds|mem|usr|key)_[0-9A-Z]{26}\b/g;
+const ID = /\b(org|ds|mem|usr|key|whe|msg|whd)_[0-9A-Z]{26}\b/g;
 const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 const NONCE = /(name="csp-nonce" content=")[^"]*"/g;
 const LOOPBACK = /http:\/\/127\.0\.0\.1:\d+/g;
@@ -14,6 +14,8 @@ export const EXAMPLE_HANDOFF_CODE = 'example_handoff_code_not_a_real_one_0000000
 /** Where the examples say the bridge is: the address `npm start` listens on. */
 export const EXAMPLE_ORIGIN = 'http://localhost:4000';
 export const EXAMPLE_JWT_SECRET = 'example_jwt_secret_not_a_real_one_000000000';
+/** Stands in for a webhook endpoint's signing secret (`whsec_` and 32 bytes, base64, as a real one). */
+export const EXAMPLE_WEBHOOK_SECRET = 'whsec_ZXhhbXBsZS13ZWJob29rLXNlY3JldC1ub3QtcmVhbCE=';
 const EXAMPLE_SIGNATURE = 'example-signature-not-valid';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -69,6 +71,7 @@ function rewriteText(text: string, ids: Map<string, string>): string {
 function rewrite(value: unknown, ids: Map<string, string>, key = ''): unknown {
   if (typeof value === 'string') {
     if (key === 'code' && HANDOFF_CODE.test(value)) return EXAMPLE_HANDOFF_CODE;
+    if (key === 'secret' && value.startsWith('whsec_')) return EXAMPLE_WEBHOOK_SECRET;
     return key === 'jwtSecret' ? EXAMPLE_JWT_SECRET : rewriteText(value, ids);
   }
   if (Array.isArray(value)) return value.map((item) => rewrite(item, ids));
@@ -89,6 +92,9 @@ export function normalizeExamples(examples: ApiExamples): ApiExamples {
 export function leakedSecrets(text: string, secrets: string[]): string[] {
   const leaks = secrets.filter((secret) => secret.length >= 8 && text.includes(secret));
   for (const [key] of text.matchAll(/bk_key_[A-Za-z0-9]{32}/g)) leaks.push(key);
+  for (const [secret] of text.matchAll(/whsec_[A-Za-z0-9+/=]+/g)) {
+    if (secret !== EXAMPLE_WEBHOOK_SECRET) leaks.push(secret);
+  }
   for (const [jwt] of text.matchAll(JWT)) {
     if (!jwt.endsWith(`.${EXAMPLE_SIGNATURE}`)) leaks.push(jwt);
   }

@@ -191,7 +191,9 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
   });
 
   it('prints how many organizations and data sources it re-encrypted', () => {
-    expect(rotateOutput.stdout.trim()).toBe('re-encrypted 2 organization(s) and 2 data source(s)');
+    expect(rotateOutput.stdout.trim()).toBe(
+      're-encrypted 2 organization(s), 2 data source(s) and 0 webhook endpoint(s)',
+    );
   });
 
   it('writes nothing but the counts to stdout and no secret to stderr', () => {
@@ -276,7 +278,7 @@ describe.each(ENGINES)('secrets rotate on %s', (engine) => {
 
   it('re-encrypts nothing when run again', () => {
     expect(secondRunOutput.stdout.trim()).toBe(
-      're-encrypted 0 organization(s) and 0 data source(s)',
+      're-encrypted 0 organization(s), 0 data source(s) and 0 webhook endpoint(s)',
     );
   });
 

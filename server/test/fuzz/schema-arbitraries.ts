@@ -41,6 +41,11 @@ export const SEMANTIC: Overrides = {
   ),
   name: nonBlank,
   displayName: nonBlank,
+  url: fc.constantFrom(
+    'https://hooks.example.com/bridge',
+    'http://hooks.example.org:8080/in?source=bridge',
+    ' HTTPS://Hooks.Example.NET/Path ',
+  ),
   embedAllowedOrigins: fc.array(
     fc.constantFrom(
       'https://app.example.com',

@@ -14,6 +14,8 @@ export interface FuzzWorld {
   orgSlug: string;
   jwtSecret: string;
   dataSourceId: string;
+  /** A webhook endpoint of the organization. */
+  webhookEndpointId: string;
   memberId: string;
   /** A MEMBER no caller is: what the fuzzed role changes and removals address. */
   spareMemberId: string;
@@ -65,6 +67,15 @@ export async function startFuzzWorld(engine: Engine): Promise<FuzzWorld> {
     },
   });
   if (ds.status !== 201) throw new Error(`create data source: ${ds.text}`);
+  const hook = await bridge.request(
+    'POST',
+    `/api/public/organizations/${orgId}/webhook-endpoints`,
+    {
+      key: admin.key,
+      body: { url: 'https://hooks.example.com/fuzz', eventTypes: ['member.added'] },
+    },
+  );
+  if (hook.status !== 201) throw new Error(`create webhook endpoint: ${hook.text}`);
   const jwt = await createSsoToken({
     secret: org.body.data.jwtSecret,
     orgId,
@@ -78,13 +89,20 @@ export async function startFuzzWorld(engine: Engine): Promise<FuzzWorld> {
     orgSlug: org.body.data.slug,
     jwtSecret: org.body.data.jwtSecret,
     dataSourceId: ds.body.data.id,
+    webhookEndpointId: hook.body.data.id,
     memberId: added.body.data.id,
     spareMemberId: spare.body.data.id,
     adminKey: admin.key,
     memberKey: member.key,
     sessionToken: session.body.data.sessionToken,
     closedPort: await freePort(),
-    secrets: [admin.key, member.key, session.body.data.sessionToken, fixturePassword],
+    secrets: [
+      admin.key,
+      member.key,
+      session.body.data.sessionToken,
+      fixturePassword,
+      hook.body.data.secret,
+    ],
   };
 }
 
@@ -114,6 +132,7 @@ export function pathOf(route: RouteDef, world: FuzzWorld): string {
       // Role changes and removals leave the callers' own memberships as they are.
       return route.method === 'get' ? world.memberId : world.spareMemberId;
     }
+    if (name === 'id' && route.path.includes('/webhook-endpoints/')) return world.webhookEndpointId;
     if (name === 'id') return world.dataSourceId;
     if (name === 'slug') return world.orgSlug;
     throw new Error(`no fuzz value for path parameter {${name}} of ${route.path}`);

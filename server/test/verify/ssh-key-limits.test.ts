@@ -87,7 +87,7 @@ const verify = (body: Record<string, unknown>) =>
 
 const UNSUPPORTED = {
   title: 'ValidationError',
-  code: 'ssh_key_unsupported',
+  code: 'validation_failed',
   detail: 'The SSH private key is of an unsupported type or size.',
   fieldErrors: { sshPrivateKey: 'Use an Ed25519, ECDSA or RSA key; RSA from 1024 to 8192 bits.' },
   fieldCodes: { sshPrivateKey: 'ssh_key_unsupported' },
@@ -95,7 +95,7 @@ const UNSUPPORTED = {
 };
 const INVALID = {
   title: 'ValidationError',
-  code: 'ssh_key_invalid',
+  code: 'validation_failed',
   detail: 'The SSH private key could not be read.',
   fieldErrors: { sshPrivateKey: 'The private key could not be read or is not supported.' },
   fieldCodes: { sshPrivateKey: 'ssh_key_invalid' },

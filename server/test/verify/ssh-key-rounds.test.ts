@@ -87,7 +87,7 @@ const REFUSED = {
   error: {
     title: 'ValidationError',
     detail: `The SSH private key asks for more than ${MAX_KDF_ROUNDS} key-derivation rounds.`,
-    code: 'ssh_key_too_slow',
+    code: 'validation_failed',
     fieldErrors: {
       sshPrivateKey: `The key uses more than ${MAX_KDF_ROUNDS} KDF rounds. Re-encrypt it with fewer (ssh-keygen -p -a 100).`,
     },

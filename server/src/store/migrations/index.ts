@@ -21,6 +21,7 @@ import { embedHandoffReplays } from './0012-embed-handoff-replays';
 import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
 import { ssoMembersAfterRedis } from './0014-sso-members-after-redis';
 import { keyChecks } from './0015-key-checks';
+import { webhooks } from './0017-webhooks';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -43,6 +44,7 @@ const FROZEN: Record<string, Readonly<Record<Dialect, readonly string[]>>> = {
   '0013_sso_claims_read_back_once': ssoClaimsReadBackOnce,
   '0014_sso_members_after_redis': ssoMembersAfterRedis,
   '0015_key_checks': keyChecks,
+  '0017_webhooks': webhooks,
 };
 
 /** The statements migration `name` runs on `dialect` (for tests and reviews). */

@@ -1,0 +1,180 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPgDatabase } from '../server/test/support/bridge';
+import {
+  type BridgeData,
+  createApiKey,
+  newBridgeData,
+  removeBridgeData,
+} from '../test/support/bridge-data';
+import { startBenchBridge } from './support/bench-bridge';
+import { type CpuLoadResult, fmt, load, loadWithCpu, median } from './support/load';
+
+const ORGS = 50;
+const ENDPOINTS = 10;
+const PER_MINUTE = 1000;
+const CONNECTIONS = 16;
+const DURATION_S = 10;
+const ROUNDS = 3;
+/** How long the receiver takes to answer: deliveries are in flight, not done at once. */
+const RECEIVER_DELAY_MS = 50;
+
+/** A receiver on loopback that answers 204 after a short delay and counts what it got. */
+async function startReceiver() {
+  let received = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      setTimeout(() => res.writeHead(204).end(), RECEIVER_DELAY_MS);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    count: () => received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function seed(data: BridgeData, receiverUrl: string) {
+  const bridge = await startBenchBridge({}, undefined, data);
+  try {
+    const { key } = await createApiKey(data, 'bench@example.com');
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${bridge.url}${path}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`seeding ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()).data;
+    };
+    const orgs: string[] = [];
+    for (let i = 0; i < ORGS; i++)
+      orgs.push((await post('/api/public/organizations', { name: `Bench org ${i}` })).id);
+    const endpoints: string[] = [];
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const path = `/api/public/organizations/${orgs[0]}/webhook-endpoints`;
+      const body = { url: `${receiverUrl}/hook/${i}`, eventTypes: ['organization.updated'] };
+      endpoints.push(`${path}/${(await post(path, body)).id}/test`);
+    }
+    return { headers, endpoints };
+  } finally {
+    await bridge.stop();
+  }
+}
+
+/** Queues PER_MINUTE test events a minute, round robin over the endpoints, until stopped. */
+function produce(baseUrl: string, headers: Record<string, string>, endpoints: string[]) {
+  let i = 0;
+  let failed = 0;
+  const timer = setInterval(() => {
+    const path = endpoints[i++ % endpoints.length]!;
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers })
+      .then((res) => {
+        if (res.status !== 202) failed++;
+        return res.arrayBuffer();
+      })
+      .catch(() => failed++);
+  }, 60_000 / PER_MINUTE);
+  return {
+    stop: () => clearInterval(timer),
+    failed: () => failed,
+  };
+}
+
+async function round(
+  data: BridgeData,
+  seeded: Awaited<ReturnType<typeof seed>>,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  deliveries: boolean,
+) {
+  const bridge = await startBenchBridge(
+    {
+      BRIDGE_BACKGROUND_JOBS: 'true',
+      BRIDGE_HEALTH_INTERVAL_S: '86400',
+      BRIDGE_SYNC_INTERVAL_S: '86400',
+      BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
+    undefined,
+    data,
+  );
+  const producer = deliveries ? produce(bridge.url, seeded.headers, seeded.endpoints) : undefined;
+  try {
+    const url = `${bridge.url}/api/public/organizations?limit=50`;
+    const { headers } = seeded;
+    await load({ url, headers, connections: CONNECTIONS, duration: 2 });
+    const before = receiver.count();
+    const result = await loadWithCpu(bridge.pid, {
+      url,
+      headers,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+    });
+    const delivered = receiver.count() - before;
+    return { result, delivered, failed: producer?.failed() ?? 0 };
+  } finally {
+    producer?.stop();
+    await bridge.stop();
+  }
+}
+
+/**
+ * GET /api/public/organizations throughput while webhook deliveries flow (1,000 a minute, queued
+ * through `POST …/webhook-endpoints/{id}/test` and delivered by the bridge's dispatcher to a
+ * loopback receiver that answers in 50 ms) vs with none, on the same data; interleaved rounds,
+ * medians. The queuing requests count against the deliveries side.
+ */
+export async function run() {
+  console.log(
+    `\n## Webhooks: GET /organizations with ${PER_MINUTE} deliveries/min in flight vs none ` +
+      `(${ENDPOINTS} endpoints, ${CONNECTIONS} connections, ${DURATION_S} s, ${ROUNDS} interleaved rounds, medians)\n`,
+  );
+  const receiver = await startReceiver();
+  try {
+    for (const engine of (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')) {
+      const db = engine === 'postgres' ? await createPgDatabase() : undefined;
+      const data = newBridgeData(db?.url);
+      try {
+        const seeded = await seed(data, receiver.url);
+        const idle: CpuLoadResult[] = [];
+        const busy: CpuLoadResult[] = [];
+        const delivered: number[] = [];
+        let failed = 0;
+        for (let i = 0; i < ROUNDS; i++) {
+          idle.push((await round(data, seeded, receiver, false)).result);
+          const r = await round(data, seeded, receiver, true);
+          busy.push(r.result);
+          delivered.push(r.delivered);
+          failed += r.failed;
+        }
+        const rps = (rs: CpuLoadResult[]) => median(rs.map((r) => r.rps));
+        const cpu = (rs: CpuLoadResult[]) => median(rs.map((r) => r.cpuUs));
+        const ratio = rps(busy) / rps(idle);
+        console.log(`### ${engine}\n`);
+        console.log(
+          '| deliveries | req/s (median) | rounds req/s | bridge CPU µs/req (median) | p99 ms (median) | non-2xx |',
+        );
+        console.log('|---|---|---|---|---|---|');
+        for (const [name, rs] of [
+          ['none', idle],
+          [`${PER_MINUTE}/min`, busy],
+        ] as const) {
+          console.log(
+            `| ${name} | ${fmt(rps(rs), 0)} | ${rs.map((r) => fmt(r.rps, 0)).join(', ')} | ${fmt(cpu(rs), 0)} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((n, r) => n + r.non2xx, 0)} |`,
+          );
+        }
+        console.log(
+          `\nratio ${fmt(ratio, 3)} (target ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); CPU per request ${fmt(cpu(busy) / cpu(idle), 3)}× idle; deliveries received during each ${DURATION_S} s window: ${delivered.join(', ')}; test events not queued: ${failed}\n`,
+        );
+      } finally {
+        removeBridgeData(data);
+        await db?.drop();
+      }
+    }
+  } finally {
+    await receiver.close();
+  }
+}

@@ -1,0 +1,93 @@
+import type { WebhookEventData, WebhookEventType } from '@bridgekit/contract';
+import type { z } from 'zod';
+import { newId } from '../domain/ids';
+import type { Db } from '../store/db';
+import { type DeliveryRow, insertDeliveries, insertEvent, subscribedEndpoints } from './store';
+
+type DataOf<T extends WebhookEventType> = z.input<(typeof WebhookEventData)[T]>;
+
+/** The envelope every delivery carries: `{type, timestamp, data}`. */
+const envelope = (type: string, timestamp: string, data: unknown) =>
+  JSON.stringify({ type, timestamp, data });
+
+async function fanOut(
+  db: Db,
+  orgId: string,
+  type: string,
+  data: unknown,
+  at: Date,
+  endpointIds: string[],
+): Promise<DeliveryRow[]> {
+  if (endpointIds.length === 0) return [];
+  const eventId = newId('msg');
+  const createdAt = at.toISOString();
+  await insertEvent(db, {
+    id: eventId,
+    organizationId: orgId,
+    type,
+    payload: envelope(type, createdAt, data),
+    createdAt,
+  });
+  return insertDeliveries(
+    db,
+    endpointIds.map((endpointId) => ({
+      id: newId('whd'),
+      endpointId,
+      eventId,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: createdAt,
+      createdAt,
+    })),
+  );
+}
+
+/**
+ * Records an event in the outbox: one delivery per enabled endpoint of the organization that
+ * subscribes to `type` (none: nothing is written). Call it with the transaction that makes the
+ * change, so an event exists exactly when its change committed.
+ */
+export async function recordEvent<T extends WebhookEventType>(
+  db: Db,
+  orgId: string,
+  type: T,
+  data: DataOf<T>,
+  at: Date,
+): Promise<void> {
+  const endpoints = await subscribedEndpoints(db, orgId, type);
+  await fanOut(
+    db,
+    orgId,
+    type,
+    data,
+    at,
+    endpoints.map((e) => e.id),
+  );
+}
+
+/** A `webhook.test` event for one endpoint; its delivery. */
+export async function recordTestEvent(
+  db: Db,
+  orgId: string,
+  endpointId: string,
+  at: Date,
+): Promise<DeliveryRow> {
+  const data = { organizationId: orgId, endpointId };
+  const [delivery] = await fanOut(db, orgId, 'webhook.test', data, at, [endpointId]);
+  return delivery as DeliveryRow;
+}
+
+/** A member as the member.* events carry it. */
+export const memberData = (m: {
+  id: string;
+  organizationId: string;
+  userId: string;
+  userEmail: string;
+  role: string;
+}) => ({
+  organizationId: m.organizationId,
+  memberId: m.id,
+  userId: m.userId,
+  email: m.userEmail,
+  role: m.role as 'ADMIN' | 'MEMBER',
+});
