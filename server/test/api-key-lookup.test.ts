@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiter, type Limiter } from '../src/rate-limit';
 import { insertApiKey, lookUpApiKey } from '../src/store/api-keys';
 import { openStore, type Store } from '../src/store/db';
-import { createPgDatabase, ENGINES } from './support/bridge';
+import { createPgDatabase, STORE_ENGINES } from './support/bridge';
 
 const NOW = new Date();
 const at = NOW.toISOString();
 
-describe.each(ENGINES)('lookUpApiKey on %s', (engine) => {
+describe.each(STORE_ENGINES)('lookUpApiKey on %s', (engine) => {
   let store: Store;
   let dir: string;
   let drop: (() => Promise<void>) | undefined;

@@ -8,7 +8,7 @@ import { type CliResult, runBridgeCli } from '../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { openStore } from '../src/store/db';
 import { claimsFor, createOrg, signHs256 } from './sso-http/support';
-import { createPgDatabase, ENGINES, startBridge, type TestBridge } from './support/bridge';
+import { createPgDatabase, STORE_ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const SECRETS = {
   BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
@@ -22,7 +22,7 @@ function storeLine(dataDir: string, databaseUrl?: string): string {
   return `bridge: store PostgreSQL ${url.hostname}:${url.port}${url.pathname}\n`;
 }
 
-describe.each(ENGINES)('bridge CLI on %s', (engine) => {
+describe.each(STORE_ENGINES)('bridge CLI on %s', (engine) => {
   let bridge: TestBridge;
   let env: Record<string, string | undefined>;
   let created: CliResult;

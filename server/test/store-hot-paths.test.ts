@@ -9,10 +9,10 @@ import { openStore, type Store } from '../src/store/db';
 import { findOrganizationById } from '../src/store/organizations';
 import { precompiled } from '../src/store/precompiled';
 import { startCheckpointer } from '../src/store/sqlite-checkpointer';
-import { createPgDatabase, ENGINES } from './support/bridge';
+import { createPgDatabase, STORE_ENGINES } from './support/bridge';
 import { organizationRow } from './support/store-rows';
 
-describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
+describe.each(STORE_ENGINES)('hot-path store helpers on %s', (engine) => {
   let dataDir: string;
   let database: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let store: Store;

@@ -15,13 +15,13 @@ import {
   keptOrganization,
   pgHitAndClaim,
 } from '../src/store/sso-exchange';
-import { createPgDatabase, ENGINES } from './support/bridge';
+import { createPgDatabase, STORE_ENGINES } from './support/bridge';
 import { organizationRow } from './support/store-rows';
 
 const NOW = new Date().toISOString();
 const LATER = new Date(Date.now() + 600_000).toISOString();
 
-describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
+describe.each(STORE_ENGINES)('SSO exchange statements on %s', (engine) => {
   let dataDir: string;
   let database: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let store: Store;

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
 import { until } from '../../../test/support/wait';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { STORE_ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { type GateProxy, startGateProxy } from '../support/gate-proxy';
 
 // Shortened intervals: a check and a sync every two seconds. (With one second, a scheduled
@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.destroy());
 
-describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
+describe.each(STORE_ENGINES)('data source lifecycle on %s', (engine) => {
   let bridge: TestBridge;
   let proxy: GateProxy;
   let key: string;

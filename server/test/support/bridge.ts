@@ -19,7 +19,21 @@ import { createLogger } from '../../src/log';
  * transaction pooling mode, with the bridge's default settings (as many instances run it).
  */
 export type Engine = 'sqlite' | 'postgres' | 'pgbouncer';
-export const ENGINES: Engine[] = ['sqlite', 'postgres', 'pgbouncer'];
+const ALL_ENGINES: Engine[] = ['sqlite', 'postgres', 'pgbouncer'];
+
+/** `BRIDGEKIT_ENGINES=sqlite,postgres` runs every suite on those engines alone (unset: defaults). */
+function enginesFromEnv(defaults: Engine[]): Engine[] {
+  const chosen = process.env.BRIDGEKIT_ENGINES?.split(',').map((e) => e.trim());
+  if (!chosen?.length) return defaults;
+  const unknown = chosen.filter((e) => !ALL_ENGINES.includes(e as Engine));
+  if (unknown.length) throw new Error(`BRIDGEKIT_ENGINES: unknown engine(s) ${unknown.join(', ')}`);
+  return chosen as Engine[];
+}
+
+/** The store contract and pooler-specific suites: every engine, PgBouncer included. */
+export const STORE_ENGINES: Engine[] = enginesFromEnv(ALL_ENGINES);
+/** HTTP-level suites: their behaviour does not depend on a pooler in front of PostgreSQL. */
+export const ENGINES: Engine[] = enginesFromEnv(['sqlite', 'postgres']);
 
 /** The machine's shared PostgreSQL (trust auth); each bridge gets its own fresh database. */
 export const PG_ADMIN_URL =
