@@ -5,13 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiExamples } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ServedBridge, serveBridge } from '../../test/support/bridge';
 import { type PgServer, startPgServer } from '../../test/support/pg-server';
 import type { ExampleBridges } from './api-examples/generic-errors';
 import { leakedSecrets, normalizeExamples } from './api-examples/normalize';
 import { missingExamples, recordExamples } from './api-examples/record';
 import { scenarios } from './api-examples/scenarios';
 import { createWorld, type World } from './api-examples/world';
-import { type ServedBridge, serveBridge } from './support/bridge';
 
 // The examples in the OpenAPI document are answers of a real bridge (SQLite store), recorded
 // from the scenarios in ./api-examples on a frozen clock. This test records them again: it

@@ -4,11 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Member } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPgDatabase,
+  STORE_ENGINES,
+  startBridge,
+  type TestBridge,
+} from '../../test/support/bridge';
 import { type CliResult, runBridgeCli } from '../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { openStore } from '../src/store/db';
 import { claimsFor, createOrg, signHs256 } from './sso-http/support';
-import { createPgDatabase, STORE_ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const SECRETS = {
   BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),

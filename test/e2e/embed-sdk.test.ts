@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Organization } from '@bridgekit/contract';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../server/test/support/bridge';
+import { startBridge, type TestBridge } from '../support/bridge';
 import {
   buildUrlLikeSdk,
   PRESETS,

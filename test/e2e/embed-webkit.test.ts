@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../server/test/support/bridge';
+import { startBridge, type TestBridge } from '../support/bridge';
 import { buildUrlLikeSdk, PRESETS, type SdkUser, signLikeSdk } from '../support/basedash-sdk';
 import { waitFor } from '../support/wait';
 import { plainHost } from './support/embed-host';

@@ -1,6 +1,6 @@
 import { DataSource } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { STORE_ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 
 const TRIALS = 12;
 // The deadlock this guards against needs the DELETE to land inside a window of well under a

@@ -1,9 +1,9 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import type { Deps } from '../../src/deps';
 import { rotateSecrets } from '../../src/domain/rotate-secrets';
 import { createSecretBox } from '../../src/domain/secret-box';
-import { STORE_ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { newSecretKey, type OpenedBridge, openBridge } from './support';
 
 const BODY = {

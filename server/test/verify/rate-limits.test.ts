@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 let bridge: TestBridge;
 let closedPort: number;

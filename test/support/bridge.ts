@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { type PgBouncer, startPgBouncer } from '../../../test/support/pgbouncer';
-import { type AppOptions, createApp } from '../../src/app';
-import { bootstrap } from '../../src/bootstrap';
-import { loadConfig } from '../../src/config';
-import type { Deps } from '../../src/deps';
-import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
-import { startBackgroundJobs } from '../../src/lifecycle/start';
-import { createLogger } from '../../src/log';
+import { type AppOptions, createApp } from '../../server/src/app';
+import { bootstrap } from '../../server/src/bootstrap';
+import { loadConfig } from '../../server/src/config';
+import type { Deps } from '../../server/src/deps';
+import { createApiKeyForEmail } from '../../server/src/domain/api-key-admin';
+import { startBackgroundJobs } from '../../server/src/lifecycle/start';
+import { createLogger } from '../../server/src/log';
+import { type PgBouncer, startPgBouncer } from './pgbouncer';
 
 /**
  * The stores the suites run on. `pgbouncer`: PostgreSQL through a private PgBouncer in
@@ -42,7 +42,7 @@ export const PG_ADMIN_URL =
 // One PgBouncer per test process, shared by its databases, stopped once none uses it.
 let bouncer: { started: Promise<PgBouncer>; users: number; idle?: NodeJS.Timeout } | undefined;
 
-async function useBouncer(): Promise<{ bouncer: PgBouncer; release(): Promise<void> }> {
+async function acquireBouncer(): Promise<{ bouncer: PgBouncer; release(): Promise<void> }> {
   bouncer ??= { started: startPgBouncer({ mode: 'transaction' }), users: 0 };
   const entry = bouncer;
   clearTimeout(entry.idle);
@@ -85,7 +85,7 @@ export async function createPgDatabase(
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  const pooled = via === 'pgbouncer' ? await useBouncer() : undefined;
+  const pooled = via === 'pgbouncer' ? await acquireBouncer() : undefined;
   return {
     url: pooled ? pooled.bouncer.url(name) : url.toString(),
     directUrl: url.toString(),
