@@ -8,10 +8,10 @@ const SOURCE = 'bridgekit-source';
 const UNIT = [
   'packages/client/test/**/*.test.ts',
   'packages/node/test/create-sso-token.test.ts',
-  'server/test/bounded-map.test.ts',
   'server/test/config.test.ts',
   'server/test/failure-log.test.ts',
   'server/test/ids.test.ts',
+  'server/test/json-cache.test.ts',
   'server/test/random-pool.test.ts',
   'server/test/secret-box.test.ts',
   'server/test/sso/**/*.test.ts',
