@@ -23,7 +23,9 @@ const ALL_ENGINES: Engine[] = ['sqlite', 'postgres', 'pgbouncer'];
 
 /** `BRIDGEKIT_ENGINES=sqlite,postgres` runs every suite on those engines alone (unset: defaults). */
 function enginesFromEnv(defaults: Engine[]): Engine[] {
-  const chosen = process.env.BRIDGEKIT_ENGINES?.split(',').map((e) => e.trim());
+  const chosen = process.env.BRIDGEKIT_ENGINES?.split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (!chosen?.length) return defaults;
   const unknown = chosen.filter((e) => !ALL_ENGINES.includes(e as Engine));
   if (unknown.length) throw new Error(`BRIDGEKIT_ENGINES: unknown engine(s) ${unknown.join(', ')}`);
