@@ -67,6 +67,13 @@ export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
+    // `npm run test:coverage`: line coverage of the product's sources by the unit and API layers.
+    coverage: {
+      provider: 'v8',
+      include: ['server/src/**/*.ts', 'packages/*/src/**/*.{ts,tsx}'],
+      exclude: ['**/*.test.{ts,tsx}', '**/*.stories.tsx'],
+      reporter: ['text-summary', 'json-summary'],
+    },
     projects: [
       node('unit', UNIT),
       node('store', STORE),
