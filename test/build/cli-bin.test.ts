@@ -48,7 +48,9 @@ describe('the bridge bin in a fresh checkout', { timeout: 180_000 }, () => {
     expect(res.stderr).toBe(BUILDING + storeLine);
     expect(res.code).toBe(0);
     // A fresh store: every migration applied, in order, then the summary.
-    expect(res.stdout).toMatch(/^applied 0001_initial\n(applied \d{4}_\w+\n)+\d+ change\(s\) applied; the store is up to date\n$/);
+    expect(res.stdout).toMatch(
+      /^applied 0001_initial\n(applied \d{4}_\w+\n)+\d+ change\(s\) applied; the store is up to date\n$/,
+    );
     for (const file of TARGETS.server.outputs)
       expect(existsSync(path.join(checkout, file))).toBe(true);
     // The same stamp `npm start` checks: it will not build again.

@@ -83,7 +83,11 @@ describe.each(['sqlite', 'postgres'] as const)('SIGTERM under load on %s', (engi
     bridge = await startBridgeProcess({
       data,
       // Probes (a third of the load is /healthz) are off the access log by default.
-      env: { LOG_LEVEL: 'info', BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000', BRIDGE_LOG_PROBES: 'true' },
+      env: {
+        LOG_LEVEL: 'info',
+        BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+        BRIDGE_LOG_PROBES: 'true',
+      },
     });
     const { key } = await createApiKey(data);
     const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
