@@ -32,10 +32,12 @@ const STORE = [
 ];
 
 /**
- * API suites that need more than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd,
- * or child processes): `test:api` runs them, `test:quick` (BRIDGEKIT_QUICK=1) leaves them out.
+ * API suites `test:api` runs and `test:quick` (BRIDGEKIT_QUICK=1) leaves out: those that need more
+ * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), and
+ * the property-based fuzzing (thousands of requests).
  */
-const NEEDS_SERVERS = [
+const NOT_QUICK = [
+  'server/test/fuzz/**/*.test.ts',
   'server/test/api-examples.test.ts',
   'server/test/cli.test.ts',
   'server/test/code-samples.test.ts',
@@ -81,7 +83,7 @@ export default defineConfig({
       node(
         'api',
         ['server/test/**/*.test.ts', 'packages/node/test/**/*.test.ts'],
-        [...UNIT, ...STORE, ...(QUICK ? NEEDS_SERVERS : [])],
+        [...UNIT, ...STORE, ...(QUICK ? NOT_QUICK : [])],
       ),
       {
         extends: true,
