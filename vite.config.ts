@@ -1,39 +1,119 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Our packages from src/ (the `bridgekit-source` export condition): tests need no build.
 const SOURCE = 'bridgekit-source';
 
-// Vitest projects: node-side tests (server, client, node SDK, cross-package)
-// and browser-like component tests in jsdom.
+/** Pure tests: no server, store, socket or child process. The inner loop. */
+const UNIT = [
+  'packages/client/test/**/*.test.ts',
+  'packages/node/test/create-sso-token.test.ts',
+  'server/test/config.test.ts',
+  'server/test/failure-log.test.ts',
+  'server/test/ids.test.ts',
+  'server/test/json-cache.test.ts',
+  'server/test/random-pool.test.ts',
+  'server/test/secret-box.test.ts',
+  'server/test/sso/**/*.test.ts',
+  'server/test/verify/failure-codes.test.ts',
+  'server/test/verify/network-policy.test.ts',
+  'server/test/verify/slots.test.ts',
+  'server/test/verify/ssh-key-kdf.test.ts',
+  'test/page-colours.test.ts',
+  'test/docs/generated.test.ts',
+  'test/docs/links-and-commands.test.ts',
+];
+
+/** The store itself, on every engine (SQLite, PostgreSQL, PgBouncer, Redis where it applies). */
+const STORE = [
+  'server/test/store-*.test.ts',
+  'server/test/sqlite-transactions.test.ts',
+  'server/test/pg-*.test.ts',
+  'server/test/api-key-lookup.test.ts',
+  'server/test/faults.test.ts',
+];
+
+/**
+ * API suites `test:api` runs and `test:quick` (BRIDGEKIT_QUICK=1) leaves out: those that need more
+ * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), and
+ * the property-based fuzzing (thousands of requests).
+ */
+const NOT_QUICK = [
+  'server/test/fuzz/**/*.test.ts',
+  'server/test/api-examples.test.ts',
+  'server/test/cli.test.ts',
+  'server/test/code-samples.test.ts',
+  'server/test/process.test.ts',
+  'server/test/data-sources/lifecycle*.test.ts',
+  'server/test/data-sources/mysql.test.ts',
+  'server/test/data-sources/verify.test.ts',
+  'server/test/sso-http/instances.test.ts',
+  'server/test/sso-http/round-trips.test.ts',
+  'server/test/verify/{connection,leak,mysql,mysql-ssh,postgres,ssh,ssh-key-rounds,ssh-key-limits}.test.ts',
+  'server/test/prism.test.ts',
+  'server/test/generated-client.test.ts',
+  'server/test/webhooks/{instances,data-source-events,cli}.test.ts',
+];
+const QUICK = process.env.BRIDGEKIT_QUICK === '1';
+
+const node = (name: string, include: string[], exclude: string[] = []) =>
+  ({
+    extends: true,
+    test: {
+      name,
+      environment: 'node',
+      include,
+      exclude: ['**/node_modules/**', ...exclude],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  }) satisfies TestProjectInlineConfiguration;
+
+// One project per layer; every test file belongs to exactly one (scripts/check-test-layers.mjs).
 export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
+    // `npm run test:coverage`: line coverage of the product's sources by the unit and API layers.
+    coverage: {
+      provider: 'v8',
+      include: ['server/src/**/*.ts', 'packages/*/src/**/*.{ts,tsx}'],
+      exclude: ['**/*.test.{ts,tsx}', '**/*.stories.tsx'],
+      reporter: ['text-summary', 'json-summary'],
+    },
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'node',
-          environment: 'node',
-          include: [
-            'packages/client/test/**/*.test.ts',
-            'packages/node/test/**/*.test.ts',
-            'server/test/**/*.test.ts',
-            'test/**/*.test.ts',
-          ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      node('unit', UNIT),
+      node('store', STORE),
+      // HTTP suites on a real bridge, and the server's probes against real servers.
+      node(
+        'api',
+        [
+          'server/test/**/*.test.ts',
+          'packages/node/test/**/*.test.ts',
+          'test/docs/readme-backend.test.ts',
+        ],
+        [...UNIT, ...STORE, ...(QUICK ? NOT_QUICK : [])],
+      ),
       {
         extends: true,
         test: {
           name: 'react',
           environment: 'jsdom',
           include: ['packages/react/src/**/*.test.{ts,tsx}', 'packages/react/test/**/*.test.tsx'],
+          // The quick loop keeps the component tests; stories, SSR and translations run in full.
+          exclude: ['**/node_modules/**', ...(QUICK ? ['packages/react/test/**'] : [])],
         },
       },
+      node('e2e', ['test/e2e/**/*.test.ts']),
+      node('scale', ['test/scale/**/*.test.ts', 'test/ops/**/*.test.ts']),
+      // What hosts install and build: the tarballs, the bin, real host stacks, the README's
+      // samples compiled against the packages.
+      node('pack', [
+        'test/pack/**/*.test.ts',
+        'test/build/**/*.test.ts',
+        'test/host-stacks/**/*.test.ts',
+        'test/docs/readme-samples.test.ts',
+      ]),
     ],
   },
 });

@@ -8,7 +8,7 @@
 // to shorten it).
 import os from 'node:os';
 import pg from 'pg';
-import { createPgDatabase } from '../server/test/support/bridge';
+import { createPgDatabase } from '../test/support/bridge';
 import { type BridgeData, newBridgeData, removeBridgeData } from '../test/support/bridge-data';
 import type { BridgeProcess } from '../test/support/bridge-process';
 import { cpuMsOf } from '../test/support/proc-stats';

@@ -4,7 +4,7 @@
 // both alike; the ratio is the median of each round's ratio.
 // Run alone: npm run bench orgs
 import type autocannon from 'autocannon';
-import { createPgDatabase } from '../server/test/support/bridge';
+import { createPgDatabase } from '../test/support/bridge';
 import type { BridgeProcess } from '../test/support/bridge-process';
 import { startBareProcess } from './support/bare-process';
 import { startBenchBridge } from './support/bench-bridge';

@@ -3,7 +3,7 @@
 // on direct PostgreSQL, with unnamed statements (the default) and with named ones.
 import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
-import { createPgDatabase } from '../server/test/support/bridge';
+import { createPgDatabase } from '../test/support/bridge';
 import type { BridgeProcess } from '../test/support/bridge-process';
 import { startPgBouncer } from '../test/support/pgbouncer';
 import { startBenchBridge } from './support/bench-bridge';

@@ -2,7 +2,7 @@
 // connections for 60 s on SQLite and then on PostgreSQL. Prints a markdown report; exits 1 when
 // a target is missed (zero 5xx, zero socket errors, RSS growth under 10%). Loopback only.
 import autocannon from 'autocannon';
-import { createPgDatabase } from '../server/test/support/bridge';
+import { createPgDatabase } from '../test/support/bridge';
 import { newBridgeData, removeBridgeData } from '../test/support/bridge-data';
 import { startBridgeProcess } from '../test/support/bridge-process';
 import { freePort } from '../test/support/free-port';

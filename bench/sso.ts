@@ -8,7 +8,7 @@
 // Run alone: npm run bench sso
 import os from 'node:os';
 import { createSsoToken } from '@bridgekit/node';
-import { createPgDatabase } from '../server/test/support/bridge';
+import { createPgDatabase } from '../test/support/bridge';
 import type { BridgeProcess } from '../test/support/bridge-process';
 import { startRedisServer } from '../test/support/redis-server';
 import { startBareProcess } from './support/bare-process';

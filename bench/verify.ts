@@ -5,8 +5,8 @@
 import { createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { verifyConnection } from '../server/src/verify/verify';
-import { startPgCluster } from '../server/test/support/pg-cluster';
 import { freePort } from '../test/support/free-port';
+import { startPgCluster } from '../test/support/pg-cluster';
 import { median } from './support/load';
 
 const ITERATIONS = 30;

@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase, STORE_ENGINES } from '../../test/support/bridge';
 import { createLimiter, type Limiter } from '../src/rate-limit';
 import { insertApiKey, lookUpApiKey } from '../src/store/api-keys';
 import { openStore, type Store } from '../src/store/db';
-import { createPgDatabase, ENGINES } from './support/bridge';
 
 const NOW = new Date();
 const at = NOW.toISOString();
 
-describe.each(ENGINES)('lookUpApiKey on %s', (engine) => {
+describe.each(STORE_ENGINES)('lookUpApiKey on %s', (engine) => {
   let store: Store;
   let dir: string;
   let drop: (() => Promise<void>) | undefined;

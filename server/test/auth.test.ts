@@ -1,10 +1,10 @@
 import { ErrorBody, type ErrorCode, type RouteDef, routes, Timestamp } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../test/support/bridge';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { hashApiKey } from '../src/domain/api-keys';
 import { listApiKeys, revokeApiKey } from '../src/store/api-keys';
 import { createOrg, kitSignIn } from './sso-http/support';
-import { ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const DETAIL = 'Missing, invalid, revoked or expired credentials';
 const UNKNOWN_KEY = 'bk_key_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -4,11 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Member } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPgDatabase,
+  STORE_ENGINES,
+  startBridge,
+  type TestBridge,
+} from '../../test/support/bridge';
 import { type CliResult, runBridgeCli } from '../../test/support/bridge-cli';
 import { createApiKeyForEmail } from '../src/domain/api-key-admin';
 import { openStore } from '../src/store/db';
 import { claimsFor, createOrg, kitSignIn, signHs256 } from './sso-http/support';
-import { createPgDatabase, ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const SECRETS = {
   BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
@@ -22,7 +27,7 @@ function storeLine(dataDir: string, databaseUrl?: string): string {
   return `bridge: store PostgreSQL ${url.hostname}:${url.port}${url.pathname}\n`;
 }
 
-describe.each(ENGINES)('bridge CLI on %s', (engine) => {
+describe.each(STORE_ENGINES)('bridge CLI on %s', (engine) => {
   let bridge: TestBridge;
   let env: Record<string, string | undefined>;
   let created: CliResult;

@@ -10,7 +10,7 @@ import {
 } from '@bridgekit/contract';
 import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from './support/bridge';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 
 // The reference's curl samples, run by bash against a real bridge: quoting, headers, the
 // body and the shell variables standing for credentials all have to work as printed.

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase, ENGINES, startBridge, type TestBridge } from '../../test/support/bridge';
 import { createOriginPolicy, OriginIndex } from '../src/embed-origins';
 import { allowingPatterns } from '../src/embed-origins/origin-index';
 import { openStore, type Store } from '../src/store/db';
 import { migrations } from '../src/store/migrations';
 import { createOrg } from './sso-http/support';
-import { createPgDatabase, ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 describe('OriginIndex', () => {
   const index = new OriginIndex([

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from './support/bridge';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 
 // A client generated from the served document by tools we did not write (openapi-typescript's
 // types, openapi-fetch's client): it compiles under strict options, narrows `error.code` per

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../test/support/bridge';
 import { redactUrl } from '../src/http/request-context';
 import { claimsFor, createOrg, requestId, signHs256 } from './sso-http/support';
-import { ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const HOST = 'https://host.example.com';
 const EVIL = 'https://evil.example';

@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 import { type AppStack, ExactRoutes } from '../src/http/route';
-import { startBridge, type TestBridge } from './support/bridge';
 
 interface Answer {
   status: number;

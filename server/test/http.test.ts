@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { ErrorBody, Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from './support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../test/support/bridge';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -4,14 +4,14 @@ import { Organization, pageOf } from '@bridgekit/contract';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsFor, signHs256 } from './sso-http/support';
 import {
   ENGINES,
   type ServedBridge,
   serveBridge,
   startBridge,
   type TestBridge,
-} from './support/bridge';
+} from '../../test/support/bridge';
+import { claimsFor, signHs256 } from './sso-http/support';
 
 const OrgPage = pageOf(Organization);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startBridge, type TestBridge } from './support/bridge';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 
 const PASSWORD = 'hunter2-Very-Secret-Password';
 

@@ -1,7 +1,7 @@
 import { ErrorBody, Member, pageOf, User } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../test/support/bridge';
 import { findUserByEmail } from '../src/store/users';
-import { ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const MEMBER_FIELDS = ['createdAt', 'id', 'organizationId', 'role', 'user', 'userId'];
 const USER_FIELDS = [

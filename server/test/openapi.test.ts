@@ -7,8 +7,8 @@ import {
 } from '@bridgekit/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 import { createApp } from '../src/app';
-import { startBridge, type TestBridge } from './support/bridge';
 
 interface RouterLayer {
   route?: { path: string | string[]; methods: Record<string, boolean> };

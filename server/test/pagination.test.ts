@@ -1,7 +1,7 @@
 import { ErrorBody, Member, Organization, pageOf } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../test/support/bridge';
 import { createOrganization } from '../src/domain/organizations';
-import { ENGINES, startBridge, type TestBridge } from './support/bridge';
 
 const OrgPage = pageOf(Organization);
 const MemberPage = pageOf(Member);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 import { createOrg } from './sso-http/support';
-import { startBridge, type TestBridge } from './support/bridge';
 
 const HOST = 'https://host.example.com';
 const EVIL = 'https://evil.example';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from '../../test/support/bridge';
 import { openStore } from '../src/store/db';
-import { createPgDatabase } from './support/bridge';
 
 const tables = async (url: string) => {
   const client = new pg.Client({ connectionString: url });

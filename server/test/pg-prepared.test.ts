@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPgDatabase } from '../../test/support/bridge';
 import { createLimiter } from '../src/rate-limit';
 import { openStore, type Store } from '../src/store/db';
 import { findOrganizationById } from '../src/store/organizations';
-import { createPgDatabase } from './support/bridge';
 
 /**
  * Which statements stay prepared on the store's one connection after the hot paths ran: none

@@ -2,13 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServedBridge, TestResponse } from '../../test/support/bridge';
 import { freePort } from '../../test/support/free-port';
 import { type ScenarioBridges, startScenarioBridges } from './api-examples/bridges';
 import type { ExampleBridges } from './api-examples/generic-errors';
 import { missingExamples, recordExamples } from './api-examples/record';
 import { scenarios } from './api-examples/scenarios';
 import { createWorld, HOST_ORIGIN, type World } from './api-examples/world';
-import type { ServedBridge, TestResponse } from './support/bridge';
 
 // The OpenAPI document checked against the bridge by a tool we did not write: Prism, in proxy
 // mode, in front of each scenario bridge (main, throttled, store down), validating against the

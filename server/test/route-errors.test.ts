@@ -10,7 +10,7 @@ import {
   TITLE_OF_CODE,
 } from '@bridgekit/contract';
 import { describe, expect, it } from 'vitest';
-import { operationOf, undeclaredError } from './support/declared-errors';
+import { operationOf, undeclaredError } from '../../test/support/declared-errors';
 
 // ROUTE_ERRORS is the one list of what each operation can answer: the OpenAPI document
 // declares exactly it, and the recorded answers of the bridge stay inside it. The Prism test

@@ -5,13 +5,13 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from '../../test/support/bridge';
 import { findApiKeyCountingHit } from '../src/store/api-keys';
 import { openStore, type Store } from '../src/store/db';
 import { VERSIONED_TABLES } from '../src/store/migrations';
 import { preparedStatements } from '../src/store/pg-prepared';
 import { cachedSqlite } from '../src/store/sqlite-cached';
 import { takeWriteLock } from '../src/store/write-lock';
-import { createPgDatabase } from './support/bridge';
 
 /** Lets the event loop turn: what another process commits reaches a server between turns. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

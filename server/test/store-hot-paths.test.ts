@@ -4,15 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase, STORE_ENGINES } from '../../test/support/bridge';
+import { organizationRow } from '../../test/support/store-rows';
 import { storeReplayGuard } from '../src/sso/replay';
 import { openStore, type Store } from '../src/store/db';
 import { findOrganizationById } from '../src/store/organizations';
 import { precompiled } from '../src/store/precompiled';
 import { startCheckpointer } from '../src/store/sqlite-checkpointer';
-import { createPgDatabase, ENGINES } from './support/bridge';
-import { organizationRow } from './support/store-rows';
 
-describe.each(ENGINES)('hot-path store helpers on %s', (engine) => {
+describe.each(STORE_ENGINES)('hot-path store helpers on %s', (engine) => {
   let dataDir: string;
   let database: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let store: Store;

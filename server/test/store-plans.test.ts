@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Compilable, CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from '../../test/support/bridge';
 import { type Db, openStore, type Store } from '../src/store/db';
 import { memberByEmailQuery } from '../src/store/members';
 import {
@@ -17,7 +18,6 @@ import {
   listOrganizationsForUser,
   organizationsForUserQuery,
 } from '../src/store/organizations';
-import { createPgDatabase } from './support/bridge';
 
 const NOW = new Date().toISOString();
 // A member of nearly every organization: the skew under which PostgreSQL once walked every

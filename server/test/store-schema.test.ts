@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from '../../test/support/bridge';
 import { openStore, type Store } from '../src/store/db';
 import { migrationSql } from '../src/store/migrations';
-import { createPgDatabase } from './support/bridge';
 
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../src/store/migrations');
 

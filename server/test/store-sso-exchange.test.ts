@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase, STORE_ENGINES } from '../../test/support/bridge';
+import { organizationRow } from '../../test/support/store-rows';
 import { openStore, type Store } from '../src/store/db';
 import { findMemberByEmail } from '../src/store/members';
 import {
@@ -15,13 +17,11 @@ import {
   keptOrganization,
   pgHitAndClaim,
 } from '../src/store/sso-exchange';
-import { createPgDatabase, ENGINES } from './support/bridge';
-import { organizationRow } from './support/store-rows';
 
 const NOW = new Date().toISOString();
 const LATER = new Date(Date.now() + 600_000).toISOString();
 
-describe.each(ENGINES)('SSO exchange statements on %s', (engine) => {
+describe.each(STORE_ENGINES)('SSO exchange statements on %s', (engine) => {
   let dataDir: string;
   let database: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
   let store: Store;

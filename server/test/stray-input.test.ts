@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { ErrorBody, type RouteId, routes } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../test/support/bridge';
 import { claimsFor, createOrg, signHs256 } from './sso-http/support';
-import { startBridge, type TestBridge } from './support/bridge';
 
 // One rule for stray input on every route: an unknown query parameter, or a body where the
 // route takes none, is a 400 naming it, before anything is carried out (auth included).

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../server/test/support/bridge';
+import { startBridge, type TestBridge } from '../support/bridge';
 import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait';
 import { codeBlocks, ROOT, read } from './markdown';

@@ -4,7 +4,7 @@ import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DOCS_CSP } from '../../server/src/routes/docs-page';
-import { startBridge, type TestBridge } from '../../server/test/support/bridge';
+import { startBridge, type TestBridge } from '../support/bridge';
 import { launchChromium } from './support/browser';
 
 // The API reference in real Chromium, served by a real bridge (SQLite store) that logs at

@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { Organization } from '@bridgekit/contract';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../server/test/support/bridge';
 import {
   buildUrlLikeSdk,
   PRESETS,
@@ -16,6 +15,7 @@ import {
   type SdkUser,
   signLikeSdk,
 } from '../support/basedash-sdk';
+import { startBridge, type TestBridge } from '../support/bridge';
 import { launchChromium } from './support/browser';
 import { startEmbedHost } from './support/embed-host';
 import { bundlePage } from './support/host-bundle';

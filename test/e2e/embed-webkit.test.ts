@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../server/test/support/bridge';
 import { buildUrlLikeSdk, PRESETS, type SdkUser, signLikeSdk } from '../support/basedash-sdk';
+import { startBridge, type TestBridge } from '../support/bridge';
 import { waitFor } from '../support/wait';
 import { plainHost } from './support/embed-host';
 import {

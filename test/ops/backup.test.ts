@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import { runBridgeCli } from '../support/bridge-cli';
 import { type BridgeData, newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { type BridgeProcess, buildBridge, startBridgeProcess } from '../support/bridge-process';

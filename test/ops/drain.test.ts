@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import { newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { type BridgeProcess, buildBridge, startBridgeProcess } from '../support/bridge-process';
 import { until } from '../support/wait';

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import { type BridgeData, newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { type BridgeProcess, buildBridge, startBridgeProcess } from '../support/bridge-process';
 import { buildPreviousRelease, type PreviousRelease } from './previous-release';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import { newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { buildBridge, startBridgeProcess } from '../support/bridge-process';
 import { freePort } from '../support/free-port';

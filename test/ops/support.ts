@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { TestResponse } from '../../server/test/support/bridge';
+import type { TestResponse } from '../support/bridge';
 import { type BridgeData, createApiKey } from '../support/bridge-data';
 
 /** A line of the bridge's JSON log. */

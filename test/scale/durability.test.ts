@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import {
   type BridgeData,
   createApiKey,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../server/src/store/migrations';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import { runBridgeCli } from '../support/bridge-cli';
 import { createApiKey, newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { startBridgeProcess } from '../support/bridge-process';

@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, steps } from '../../bench/support/mixed-workload';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import {
   type BridgeData,
   createApiKey,

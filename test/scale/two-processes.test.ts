@@ -2,7 +2,7 @@ import { createSsoToken } from '@bridgekit/node';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgDatabase } from '../../server/test/support/bridge';
+import { createPgDatabase } from '../support/bridge';
 import {
   type BridgeData,
   createApiKey,

@@ -1,4 +1,4 @@
-import { initPgDataDir } from '../../server/test/support/pg-cluster';
+import { initPgDataDir } from './pg-cluster';
 
 export interface PgServer {
   /** `postgres://` URL of the cluster's `postgres` database (trust auth on loopback). */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port';
+import { osUserIds } from './os-user';
 
 export interface PgBouncerOptions {
   /** transaction (the default) or session pooling. */
@@ -28,23 +29,6 @@ export interface PgBouncer {
   log(): string;
   /** Stops PgBouncer (SIGTERM) and deletes its temp dir. */
   stop(): Promise<void>;
-}
-
-async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const id = (flag: string) =>
-    new Promise<number>((resolve, reject) => {
-      const p = spawn('id', [flag, 'postgres']);
-      let out = '';
-      p.stdout.on('data', (c) => {
-        out += c;
-      });
-      p.on('error', reject);
-      p.on('close', (code) =>
-        code === 0 ? resolve(Number(out.trim())) : reject(new Error('no postgres user')),
-      );
-    });
-  return { uid: await id('-u'), gid: await id('-g') };
 }
 
 /**
@@ -82,7 +66,8 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
       '',
     ].join('\n'),
   );
-  const ids = await postgresIds();
+  // As root, PgBouncer runs as the postgres user (it refuses root).
+  const ids = process.getuid?.() === 0 ? await osUserIds('postgres') : undefined;
   if (ids) {
     await chown(dir, ids.uid, ids.gid);
     await chown(ini, ids.uid, ids.gid);

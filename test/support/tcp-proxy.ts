@@ -29,9 +29,15 @@ interface Pair {
   upstream: net.Socket;
 }
 
-/** A TCP proxy on a free loopback port to `127.0.0.1:targetPort`, in `pass` mode. */
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
-  let mode: ProxyMode = { kind: 'pass' };
+/**
+ * A TCP proxy on a free loopback port to `127.0.0.1:targetPort`, in `pass` mode, or `pause`d
+ * from the start: a test can hold a client mid-connect and let it through when it has looked.
+ */
+export async function startTcpProxy(
+  targetPort: number,
+  initial: 'pass' | 'pause' = 'pass',
+): Promise<TcpProxy> {
+  let mode: ProxyMode = { kind: initial };
   const pairs = new Set<Pair>();
 
   const forward = (from: net.Socket, to: net.Socket) => {

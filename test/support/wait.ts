@@ -1,3 +1,5 @@
+import { vi } from 'vitest';
+
 /** How long and how often to poll, and what to name in the timeout error. */
 export interface WaitOptions<T = unknown> {
   /** Default 10 s. */
@@ -11,29 +13,28 @@ export interface WaitOptions<T = unknown> {
 }
 
 /**
- * Polls `probe` until its value is `ok` (errors count as "not yet"); resolves with that value,
- * or fails naming `what` and the last value or error.
+ * `vi.waitFor` over a probe's value: polls `probe` until its value is `ok` (errors count as
+ * "not yet"); resolves with that value, or fails naming `what` and the last value or error.
  */
 export async function waitFor<T>(
   probe: () => Promise<T>,
   options: WaitOptions<T> = {},
 ): Promise<T> {
   const { timeoutMs = 10_000, intervalMs = 100, what = 'condition', ok = Boolean } = options;
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (ok(value)) return value;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const detail = last instanceof Error ? last.message : JSON.stringify(last);
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${detail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  try {
+    return await vi.waitFor(
+      async () => {
+        const value = await probe();
+        if (!ok(value)) throw new Error(JSON.stringify(value));
+        return value;
+      },
+      { timeout: timeoutMs, interval: intervalMs },
+    );
+  } catch (last) {
+    const detail = last instanceof Error ? last.message : String(last);
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${detail}`, {
+      cause: last,
+    });
   }
 }
 

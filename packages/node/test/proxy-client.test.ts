@@ -7,7 +7,7 @@ import {
   isBridgeError,
 } from '@bridgekit/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../../server/test/support/bridge';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { createProxyHandler, DEFAULT_PROXY_ROUTES } from '../src';
 
 // The browser half of the API-key proxy (`createProxyClient`) against its server half

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../../server/test/support/bridge';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { createProxyHandler } from '../src';
 
 describe('createProxyHandler against a real bridge', () => {

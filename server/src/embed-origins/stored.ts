@@ -1,4 +1,4 @@
-import { BoundedMap } from '../bounded-map';
+import { LRUCache } from 'lru-cache';
 import { OriginIndex } from './origin-index';
 
 /** How an organization row keeps its allow-list: normalized patterns as a JSON array. */
@@ -14,7 +14,7 @@ export const parseStoredOrigins = (row: StoredOrigins): string[] =>
   JSON.parse(row.embedAllowedOrigins) as string[];
 
 // Few distinct allow-lists are in use at once; each is parsed and indexed once.
-const indexes = new BoundedMap<string, OriginIndex>(1000);
+const indexes = new LRUCache<string, OriginIndex>({ max: 1000 });
 
 /** Whether the organization of `row` allows a request's `Origin`. */
 export function rowAllowsOrigin(row: StoredOrigins, origin: string): boolean {

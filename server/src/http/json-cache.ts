@@ -1,4 +1,4 @@
-import { BoundedMap } from '../bounded-map';
+import { LRUCache } from 'lru-cache';
 
 /** A response body serialized once, sent as is (see mountJson). `T` is the shape it holds. */
 export class JsonBody<T = unknown> {
@@ -13,13 +13,13 @@ export class JsonBody<T = unknown> {
 /**
  * Serialized response bodies by key, each served only while the store version it was built
  * under still holds (Store.version), and before the instant its content would change by
- * itself (`until`, ms), if it has one: exact, never a guessed lifetime. Oldest entries go
- * first past `max`.
+ * itself (`until`, ms), if it has one: exact, never a guessed lifetime. The least recently
+ * used entries go first past `max`.
  */
 export function jsonBodyCache<T>(max = 256) {
-  const entries = new BoundedMap<string, { version: string; until: number; body: JsonBody<T> }>(
+  const entries = new LRUCache<string, { version: string; until: number; body: JsonBody<T> }>({
     max,
-  );
+  });
   return {
     get(key: string, version: string, now: Date): JsonBody<T> | undefined {
       const entry = entries.get(key);

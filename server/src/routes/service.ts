@@ -1,7 +1,7 @@
 import { expressPath, loadOpenApiDocument, routes } from '@bridgekit/contract';
 import type { NextFunction, Request, Response, Router } from 'express';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../api-error';
-import { BoundedMap } from '../bounded-map';
 import type { Deps } from '../deps';
 import { type Dependency, type Fault, faultError, faultOf } from '../faults';
 import { JsonBody } from '../http/json-cache';
@@ -53,7 +53,7 @@ export function serviceRoutes(router: Router, deps: Deps) {
   // Built on first request, not at start: the document with its examples is ~180 kB. Its
   // serialized form is kept per origin it is served at (a few: bounded all the same).
   let openApi: Promise<Record<string, unknown>> | undefined;
-  const served = new BoundedMap<string, JsonBody<Record<string, unknown>>>(16);
+  const served = new LRUCache<string, JsonBody<Record<string, unknown>>>({ max: 16 });
   mountJson(router, routes.openApi, {}, async ({ req, res }) => {
     openApi ??= loadOpenApiDocument().catch((err: unknown) => {
       openApi = undefined;

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { BoundedMap } from '../bounded-map';
+import { LRUCache } from 'lru-cache';
 import { hs256Key } from './hs256';
 
 /**
@@ -8,7 +8,7 @@ import { hs256Key } from './hs256';
  * heap and never hands them to a log or a serializer).
  */
 export function hmacKeyCache(max = 1000) {
-  const keys = new BoundedMap<string, KeyObject>(max);
+  const keys = new LRUCache<string, KeyObject>({ max });
   return (id: string, secret: () => string | Uint8Array): KeyObject => {
     let key = keys.get(id);
     if (!key) {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type Pg from 'pg';
-import { BoundedMap } from '../bounded-map';
 
 const PREPARED = Symbol('bk.prepared');
-const names = new BoundedMap<string, string>(1000);
+const names = new LRUCache<string, string>({ max: 1000 });
 // Pools whose queries run as named statements (BRIDGE_PG_PREPARED=named).
 const namedPools = new WeakSet<Pg.Pool>();
 

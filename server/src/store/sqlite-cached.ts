@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { BoundedMap } from '../bounded-map';
+import { LRUCache } from 'lru-cache';
 
 interface Options {
   /** Prepared statements kept, by SQL text. */
@@ -48,7 +48,8 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
   };
   // Whether foreign keys reference a table, asked once per table (until the schema changes).
   const referenced = new Map<string, boolean>();
-  const writtenTable = new BoundedMap<string, string | null>(maxStatements);
+  // The table a statement writes, by SQL text ('' when it names none).
+  const writtenTable = new LRUCache<string, string>({ max: maxStatements });
 
   const bumpAll = () => {
     epoch++;
@@ -72,7 +73,7 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
       if (NEUTRAL.test(sqlText)) return;
       let table = writtenTable.get(sqlText);
       if (table === undefined) {
-        table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? null;
+        table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? '';
         const deleted = DELETE_TABLE.exec(sqlText)?.[1]?.toLowerCase();
         if (deleted && !isReferenced(deleted)) table = deleted;
         writtenTable.set(sqlText, table);
@@ -109,24 +110,24 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
  * push out many small ones (a list page is at most 100 rows), or all of them.
  */
 function resultCache(maxResults: number, maxRows: number) {
-  const results = new BoundedMap<string, CachedRows>(maxResults, {
-    maxWeight: maxRows,
-    weigh: (entry) => entry.rows.length,
+  const results = new LRUCache<string, CachedRows>({
+    max: maxResults,
+    maxSize: maxRows,
+    // An empty result is still an entry: it weighs one row.
+    sizeCalculation: (entry) => Math.max(1, entry.rows.length),
   });
   const maxKept = Math.max(1, Math.floor(maxRows / 4));
   return {
     /** The rows kept under `key`, if they were read at `stamp` (they become the newest). */
     get: (key: string, stamp: number) => {
-      const cached = results.get(key);
+      const cached = results.peek(key);
       if (cached?.stamp !== stamp) return undefined;
-      results.delete(key);
-      results.set(key, cached);
-      return cached.rows;
+      return results.get(key)?.rows;
     },
     set(key: string, stamp: number, rows: unknown[]) {
-      // A result read again is the newest: it goes last, the first to be kept.
-      results.delete(key);
+      // A result read again is the newest: set() puts it last, the first to be kept.
       if (rows.length <= maxKept) results.set(key, { stamp, rows });
+      else results.delete(key);
     },
     clear: () => results.clear(),
   };
@@ -150,9 +151,9 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   const maxStatements = options.maxStatements ?? 200;
   const results = resultCache(options.maxResults ?? 2048, options.maxRows ?? 4096);
   const { written, ran, stampOf } = tableGenerations(file, maxStatements, results.clear);
-  const statements = new BoundedMap<string, { stmt: SQLite.Statement; tables: string[] }>(
-    maxStatements,
-  );
+  const statements = new LRUCache<string, { stmt: SQLite.Statement; tables: string[] }>({
+    max: maxStatements,
+  });
 
   const statement = (sqlText: string) => {
     let entry = statements.get(sqlText);

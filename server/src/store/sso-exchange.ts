@@ -18,8 +18,8 @@
 // first sign-in's (checkKeptOrganization); a changed row then starts the exchange over with the
 // claim kept (see redisReplayGuard in sso/replay.ts).
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type Pg from 'pg';
-import { BoundedMap } from '../bounded-map';
 import type { Db, Store } from './db';
 import { gathered, perOwner } from './gathered';
 import { MEMBER_USER_COLUMNS, type MemberWithUser } from './members';
@@ -125,7 +125,9 @@ const KEPT_ORGANIZATIONS = 1000;
 const KNOWN_MEMBERS = 10_000;
 // (organization, email) pairs last seen with a membership, per pool: a claim for one of them
 // brings no user to create (a wrong guess only sends that exchange the longer way).
-const knownMembersOn = perOwner((_pool: Pg.Pool) => new BoundedMap<string, true>(KNOWN_MEMBERS));
+const knownMembersOn = perOwner(
+  (_pool: Pg.Pool) => new LRUCache<string, true>({ max: KNOWN_MEMBERS }),
+);
 const memberKey = (orgId: string, email: string) => `${orgId}\u0000${email}`;
 function noteMember(pool: Pg.Pool, orgId: string, email: string, member: unknown) {
   if (member) knownMembersOn(pool).set(memberKey(orgId, email), true);
@@ -134,7 +136,7 @@ function noteMember(pool: Pg.Pool, orgId: string, email: string, member: unknown
 const memberKnown = (pool: Pg.Pool, orgId: string, email: string) =>
   knownMembersOn(pool).has(memberKey(orgId, email));
 const keptOn = perOwner(
-  (_pool: Pg.Pool) => new BoundedMap<string, VersionedOrganization>(KEPT_ORGANIZATIONS),
+  (_pool: Pg.Pool) => new LRUCache<string, VersionedOrganization>({ max: KEPT_ORGANIZATIONS }),
 );
 
 /**

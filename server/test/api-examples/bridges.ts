@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type ServedBridge, serveBridge } from '../../../test/support/bridge';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
-import { type ServedBridge, serveBridge } from '../support/bridge';
 import type { ExampleBridges } from './generic-errors';
 
 /** The bridges the scenarios run on, with what they hold; `close` removes it all. */

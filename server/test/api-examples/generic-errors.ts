@@ -1,5 +1,5 @@
 import type { ErrorTitle, RouteDef } from '@bridgekit/contract';
-import type { ServedBridge, TestResponse } from '../support/bridge';
+import type { ServedBridge, TestResponse } from '../../../test/support/bridge';
 import type { ExampleCall, Scenario } from './scenario';
 import { send } from './send';
 import type { Credentials, World } from './world';

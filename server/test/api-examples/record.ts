@@ -10,7 +10,7 @@ import {
   statusOf,
   successContentTypes,
 } from '@bridgekit/contract';
-import type { TestResponse } from '../support/bridge';
+import type { TestResponse } from '../../../test/support/bridge';
 import { type ErrorProducer, genericError, type RunContext } from './generic-errors';
 import type { ExampleCall, Scenarios } from './scenario';
 import { mediaType, send, shownHeaders } from './send';

@@ -1,5 +1,5 @@
 import { type RouteDef, successContentTypes } from '@bridgekit/contract';
-import type { ServedBridge, TestResponse } from '../support/bridge';
+import type { ServedBridge, TestResponse } from '../../../test/support/bridge';
 import type { ExampleCall } from './scenario';
 import type { Credentials } from './world';
 

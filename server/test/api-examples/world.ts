@@ -7,9 +7,9 @@ import {
 } from '@bridgekit/contract';
 import { createSsoToken, type SsoUser } from '@bridgekit/node';
 import pg from 'pg';
+import { PG_ADMIN_URL, type ServedBridge, type TestResponse } from '../../../test/support/bridge';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { syncDataSource } from '../../src/lifecycle/sync';
-import { PG_ADMIN_URL, type ServedBridge, type TestResponse } from '../support/bridge';
 import type { ExampleCall } from './scenario';
 import { send } from './send';
 

@@ -1,6 +1,6 @@
 import { DataSource, pageOf } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { expectError } from './support';
 
 const MINIMAL = {

@@ -1,6 +1,6 @@
 import { DataSource, ErrorBody, pageOf } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 
 /** Every field of the public DataSource record, plus our addition `storedSecrets` (names only). */
 const RECORD_FIELDS = [

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, DataSourceSchema } from '@bridgekit/contract';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 
 // The machine's MariaDB (root, no password): a private database, dropped after.
 const DATABASE = `bk_sync_${randomBytes(5).toString('hex')}`;

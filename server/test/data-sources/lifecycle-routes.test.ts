@@ -1,8 +1,8 @@
 import { DataSource, ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
 import { runJob, slotOf } from '../../src/lifecycle/jobs';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { expectError } from './support';
 
 const MINIMAL = {

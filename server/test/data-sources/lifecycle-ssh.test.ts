@@ -1,10 +1,10 @@
 import { DataSource, DataSourceSchema } from '@bridgekit/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
+import { type Sshd, startSshd } from '../../../test/support/sshd';
 import { until } from '../../../test/support/wait';
-import { startBridge, type TestBridge } from '../support/bridge';
-import { type Sshd, startSshd } from '../support/sshd';
 
 // Health checks and syncs take verify's connection path, SSH tunnel included: a source behind
 // a bastion is checked and synced through it, and a wrong SSH password is what the check says.

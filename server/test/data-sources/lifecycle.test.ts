@@ -1,10 +1,10 @@
 import { DataSource, DataSourceSchema } from '@bridgekit/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
+import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy';
 import { until } from '../../../test/support/wait';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { type GateProxy, startGateProxy } from '../support/gate-proxy';
 
 // Shortened intervals: a check and a sync every two seconds. (With one second, a scheduled
 // check is dropped when it starts after its own second is over, and on a loaded machine pg-boss
@@ -33,9 +33,9 @@ beforeAll(async () => {
 });
 afterAll(() => server?.destroy());
 
-describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
+describe.each(STORE_ENGINES)('data source lifecycle on %s', (engine) => {
   let bridge: TestBridge;
-  let proxy: GateProxy;
+  let proxy: TcpProxy;
   let key: string;
   let orgId: string;
   const base = () => `/api/public/organizations/${orgId}/data-sources`;
@@ -43,7 +43,7 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
     DataSource.parse((await bridge.request('GET', `${base()}/${id}`, { key })).body.data);
 
   beforeAll(async () => {
-    proxy = await startGateProxy(server.port);
+    proxy = await startTcpProxy(server.port, 'pause');
     bridge = await startBridge(engine, LIFECYCLE_ENV);
     key = (await bridge.newUser()).key;
     orgId = (
@@ -91,7 +91,7 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
     const before = await bridge.request('GET', `${base()}/${id}/schema`, { key });
     expect(before.body.data).toMatchObject({ readAt: null, tableCount: 0, tables: [] });
 
-    proxy.open();
+    proxy.pass();
     const synced = await until(
       'SUCCEEDED',
       () => get(id),
@@ -195,7 +195,7 @@ describe.each(ENGINES)('data source lifecycle on %s', (engine) => {
   }, 90_000);
 
   it('takes over a sync left SYNCING by a killed process within one interval', async () => {
-    proxy.open();
+    proxy.pass();
     const created = await bridge.request('POST', base(), {
       key,
       body: {

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RoguePg, startRoguePg } from '../../../test/ops/support';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
 import { type RogueMysql, startRogueMysql } from '../../../test/support/rogue-mysql';
 import { until } from '../../../test/support/wait';
-import { startBridge, type TestBridge } from '../support/bridge';
 import { expectError } from './support';
 
 // Stored secrets never follow a changed target: a PATCH that moves where the database (or SSH)

@@ -1,7 +1,7 @@
 import { DataSource } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../support/mariadb';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
+import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../../../test/support/mariadb';
 
 let server: MariaDb;
 

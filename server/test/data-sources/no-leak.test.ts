@@ -1,7 +1,8 @@
 import { ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { expectNoSecret } from '../../../test/support/no-secret';
 
 // Every secret a test sends carries this marker, so one search finds any of them.
 const MARK = 'LEAKCANARY';
@@ -15,10 +16,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
   let closedPort: number;
   const base = () => `/api/public/organizations/${orgId}/data-sources`;
 
-  function expectNoSecret(res: { text: string }) {
-    expect(res.text).not.toContain(MARK);
-    expect(bridge.logs.join('\n')).not.toContain(MARK);
-  }
+  const expectNoMark = (res: { text: string }) => expectNoSecret([res.text, bridge.logs], MARK);
   const allSecrets = () => ({
     password: secret('pw'),
     sshPassword: secret('sshpw'),
@@ -53,7 +51,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
       body: { ...BASE, displayName: 'Leak Create', ...allSecrets() },
     });
     expect(res.status).toBe(201);
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a patch response or the logs', async () => {
@@ -66,7 +64,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
       body: allSecrets(),
     });
     expect(res.status).toBe(200);
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in the GET, list and DELETE responses', async () => {
@@ -79,7 +77,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     const listed = await bridge.request('GET', base(), { key: admin.key });
     const deleted = await bridge.request('DELETE', `${base()}/${id}`, { key: admin.key });
     expect([got.status, listed.status, deleted.status]).toEqual([200, 200, 200]);
-    for (const res of [got, listed, deleted]) expectNoSecret(res);
+    for (const res of [got, listed, deleted]) expectNoMark(res);
   });
 
   it('puts no secret in a failed verify (refused port) or the logs', async () => {
@@ -90,7 +88,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     expect(res.status).toBe(422);
     expect(ErrorBody.parse(res.body).error.title).toBe('VerificationFailed');
     expect(bridge.logs.some((l) => l.includes('verify failed'))).toBe(true);
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a failed verify through SSH (refused SSH port) or the logs', async () => {
@@ -108,7 +106,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     });
     expect(res.status).toBe(422);
     expect(ErrorBody.parse(res.body).error.title).toBe('VerificationFailed');
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a failed verify with an unreadable SSH private key', async () => {
@@ -126,7 +124,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     });
     expect(res.status).toBe(422);
     expect(ErrorBody.parse(res.body).error.title).toBe('VerificationFailed');
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a validation error (bad port next to a password)', async () => {
@@ -135,7 +133,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
       body: { ...BASE, displayName: 'Leak 400', port: -1, password: secret('pw') },
     });
     expect(res.status).toBe(400);
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a validation error for a secret in a wrong-typed field', async () => {
@@ -145,7 +143,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.fieldErrors).toHaveProperty('port');
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a validation error for a mistyped secret field name', async () => {
@@ -155,7 +153,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.fieldErrors).toHaveProperty('passwrod');
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a validation error for a too-long password', async () => {
@@ -165,7 +163,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.fieldErrors).toHaveProperty('password');
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in the rejection of a new value with its unset flag', async () => {
@@ -178,7 +176,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
       body: { password: secret('pw'), unsetPassword: true },
     });
     expect(res.status).toBe(400);
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in the answer to malformed JSON', async () => {
@@ -190,7 +188,7 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(res.body).error.title).toBe('ValidationError');
     expect(res.body.error.code).toBe('malformed_json');
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 
   it('puts no secret in a 403 for a MEMBER sending secrets', async () => {
@@ -205,6 +203,6 @@ describe.each(ENGINES)('no secret in responses or logs on %s', (engine) => {
       body: { ...BASE, displayName: 'Leak 403', password: secret('pw') },
     });
     expect(res.status).toBe(403);
-    expectNoSecret(res);
+    expectNoMark(res);
   });
 });

@@ -1,6 +1,6 @@
 import { DataSource } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { STORE_ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 
 const TRIALS = 12;
 // The deadlock this guards against needs the DELETE to land inside a window of well under a
@@ -12,7 +12,7 @@ const DELETE_TRIALS = 150;
  * (with its password), the other removes the SSH password. Sent together, the second to run
  * must see the first's result and be refused; the stored record must always stay complete.
  */
-describe.each(ENGINES)('concurrent PATCHes of one data source on %s', (engine) => {
+describe.each(STORE_ENGINES)('concurrent PATCHes of one data source on %s', (engine) => {
   let bridge: TestBridge;
   let admin: { key: string };
   let orgId: string;

@@ -1,6 +1,6 @@
 import { DataSource } from '@bridgekit/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 
 const FULL = {
   dialect: 'POSTGRES',

@@ -1,8 +1,8 @@
 import { DataSource } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
+import { type Flood, floodServer, PG_HUGE } from '../../../test/support/flood-server';
 import { until } from '../../../test/support/wait';
-import { startBridge, type TestBridge } from '../support/bridge';
-import { type Flood, floodServer, PG_HUGE } from '../support/flood-server';
 
 // Health checks and syncs connect as verify does, under a cap on what the server may send:
 // a check's 1 MB, a sync's BRIDGE_SYNC_MAX_MB. A stored data source whose server sends

@@ -1,9 +1,9 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import type { Deps } from '../../src/deps';
 import { rotateSecrets } from '../../src/domain/rotate-secrets';
 import { createSecretBox } from '../../src/domain/secret-box';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { newSecretKey, type OpenedBridge, openBridge } from './support';
 
 const BODY = {
@@ -18,7 +18,7 @@ const BODY = {
  * Rotation re-reads nothing between its batch read and its writes. These tests change a row
  * in exactly that gap, through a second bridge that already runs with the new key.
  */
-describe.each(ENGINES)('secrets rotate next to a running bridge on %s', (engine) => {
+describe.each(STORE_ENGINES)('secrets rotate next to a running bridge on %s', (engine) => {
   const k1 = newSecretKey();
   const k2 = newSecretKey();
   let old: TestBridge;

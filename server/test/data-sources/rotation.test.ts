@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SECRET_FIELDS } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase, STORE_ENGINES } from '../../../test/support/bridge';
 import { type CliResult, runBridgeCli } from '../../../test/support/bridge-cli';
 import { ConfigError } from '../../src/config';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
@@ -11,7 +12,6 @@ import { createSecretBox, keyIdOf } from '../../src/domain/secret-box';
 import { sealedColumn } from '../../src/domain/serialize';
 import type { Db } from '../../src/store/db';
 import { claimsFor, signHs256 } from '../sso-http/support';
-import { createPgDatabase, ENGINES } from '../support/bridge';
 import { newSecretKey, type OpenedBridge, openBridge } from './support';
 
 const SECRETS_FULL = {
@@ -61,7 +61,7 @@ async function sealedValues(db: Db): Promise<SealedValue[]> {
   return out;
 }
 
-describe.each(ENGINES)('secrets rotate on %s', (engine) => {
+describe.each(STORE_ENGINES)('secrets rotate on %s', (engine) => {
   const k1 = newSecretKey();
   const k2 = newSecretKey();
   const sessionSecret = randomBytes(32).toString('base64url');

@@ -4,8 +4,8 @@ import { type DataSource, SECRET_FIELDS } from '@bridgekit/contract';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { sealedColumn } from '../../src/domain/serialize';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const SECRETS_A = {
   password: 'pw-CANARY-rest-a1-7f3k',

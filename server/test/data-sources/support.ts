@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorBody, type ErrorCode, type ErrorTitle } from '@bridgekit/contract';
 import { expect } from 'vitest';
+import { serveBridge, type TestResponse } from '../../../test/support/bridge';
 import type { Deps } from '../../src/deps';
-import { serveBridge, type TestResponse } from '../support/bridge';
 
 /** The answer is this error: its status, and the body's title and code. */
 export function expectError(

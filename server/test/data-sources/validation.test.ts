@@ -1,6 +1,6 @@
 import { DataSource, ErrorBody, type ErrorCode, type FieldCode } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 
 const MINIMAL = {
   dialect: 'POSTGRES',

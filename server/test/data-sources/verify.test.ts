@@ -1,8 +1,8 @@
 import { ErrorBody } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
-import { connectionOf, type PgCluster, startPgCluster } from '../support/pg-cluster';
+import { connectionOf, type PgCluster, startPgCluster } from '../../../test/support/pg-cluster';
 
 let cluster: PgCluster;
 

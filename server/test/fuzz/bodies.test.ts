@@ -1,7 +1,7 @@
 import { type RouteDef, routes } from '@bridgekit/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES } from '../support/bridge';
+import { ENGINES } from '../../../test/support/bridge';
 import { bodies } from './mutations';
 import { jsonSchemaOf, MARK } from './schema-arbitraries';
 import {

@@ -3,7 +3,7 @@ import { type RouteDef, routes, SsoClaims } from '@bridgekit/contract';
 import fc from 'fast-check';
 import { type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES } from '../support/bridge';
+import { ENGINES } from '../../../test/support/bridge';
 import { objects } from './mutations';
 import { jsonSchemaOf } from './schema-arbitraries';
 import { checkAnswer, type FuzzWorld, fuzzParameters, send, startFuzzWorld } from './world';

@@ -2,8 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, ErrorTitle, FieldCode, type RouteDef, statusOf } from '@bridgekit/contract';
 import { createSsoToken } from '@bridgekit/node';
 import fc from 'fast-check';
+import {
+  type Engine,
+  startBridge,
+  type TestBridge,
+  type TestResponse,
+} from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
-import { type Engine, startBridge, type TestBridge, type TestResponse } from '../support/bridge';
 import type { WireBody } from './mutations';
 import { MARK, type Overrides } from './schema-arbitraries';
 

@@ -1,5 +1,6 @@
 import { dataOf, Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createOrg,
@@ -9,7 +10,6 @@ import {
   redeemCode,
   signHs256,
 } from '../sso-http/support';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const HOST = 'https://host.example.com';
 const UNKNOWN_ORG = 'org_00000000000000000000000000';

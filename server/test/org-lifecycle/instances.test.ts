@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createOrg,
@@ -9,7 +10,6 @@ import {
   signHs256,
   startBridgeOn,
 } from '../sso-http/support';
-import type { TestBridge } from '../support/bridge';
 import { frameAncestorsOf, fullEmbedStatus, preflight } from './support';
 
 const OLD = 'https://old.example.com';

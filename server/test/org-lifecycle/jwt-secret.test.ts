@@ -1,5 +1,6 @@
 import { dataOf, OrganizationWithSecret } from '@bridgekit/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createOrg,
@@ -8,7 +9,6 @@ import {
   SSO_DETAIL,
   signHs256,
 } from '../sso-http/support';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const DAY_MS = 24 * 3600 * 1000;
 const JWT_SECRET = /^[A-Za-z0-9_-]{43}$/;

@@ -1,5 +1,6 @@
 import { dataOf, type Organization, OrganizationWithSecret } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createSharedPg,
@@ -8,7 +9,6 @@ import {
   signHs256,
   startBridgeOn,
 } from '../sso-http/support';
-import { startBridge, type TestBridge } from '../support/bridge';
 import { frameAncestorsOf, fullEmbedStatus, preflight } from './support';
 
 const OLD = 'https://old-host.example.com';

@@ -1,7 +1,7 @@
 import { dataOf, Member } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { createOrg, kitSignIn } from '../sso-http/support';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 const UNKNOWN_ORG = 'org_00000000000000000000000000';
 const UNKNOWN_MEMBER = 'mem_00000000000000000000000000';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { addMember } from '../../src/domain/members';
 import { createOrganization } from '../../src/domain/organizations';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 
 type Call = (orgId: string, spareId: string) => [method: string, path: string, body?: unknown];
 

@@ -1,4 +1,4 @@
-import type { TestBridge } from '../support/bridge';
+import type { TestBridge } from '../../../test/support/bridge';
 
 type Requester = Pick<TestBridge, 'request'>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { claimsFor, createOrg, nowSeconds, signHs256 } from './support';
 
 const APP = 'https://app.example.com';

@@ -8,8 +8,8 @@ import {
   type SdkTheme,
   signLikeSdk,
 } from '../../../test/support/basedash-sdk';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { insertHandoff, recordHandoffSession, redeemHandoff } from '../../src/store/embed-handoffs';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import {
   claimsFor,
   createOrg,

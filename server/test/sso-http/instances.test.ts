@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestBridge } from '../support/bridge';
+import type { TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createOrg,

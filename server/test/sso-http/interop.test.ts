@@ -4,7 +4,7 @@ import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
 import { SignJWT } from 'jose';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { createOrg, SSO_DETAIL } from './support';
 
 const SessionResponse = dataOf(SsoSession);

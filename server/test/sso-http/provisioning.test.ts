@@ -1,6 +1,6 @@
 import { dataOf, SsoSession } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { claimsFor, createOrg, signHs256 } from './support';
 
 const SessionResponse = dataOf(SsoSession);

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestBridge } from '../support/bridge';
+import type { TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createOrg,

@@ -1,7 +1,7 @@
 import { dataOf, RenewedSession, SessionInfo, SsoSession } from '@bridgekit/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createOrg,

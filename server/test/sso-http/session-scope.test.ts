@@ -1,7 +1,7 @@
 import { dataOf, Organization, pageOf, SsoSession } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { createSessionTokens, type SessionGrant } from '../../src/sso/session-token';
-import { ENGINES, startBridge, type TestBridge } from '../support/bridge';
 import { claimsFor, createOrg, signHs256 } from './support';
 
 const SessionResponse = dataOf(SsoSession);

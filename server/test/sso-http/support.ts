@@ -7,7 +7,7 @@ import {
   startBridge,
   type TestBridge,
   type TestResponse,
-} from '../support/bridge';
+} from '../../../test/support/bridge';
 
 /**
  * The one detail every rejected SSO token gets (bad signature or algorithm, missing claim,

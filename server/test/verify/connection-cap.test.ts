@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { waitFor } from '../../../test/support/wait';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 // Verifies against a listener that never answers hold their connection slot until the deadline.
 let silent: Server;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../../../test/support/mariadb';
+import { connectionOf, type PgCluster, startPgCluster } from '../../../test/support/pg-cluster';
 import { withConnection } from '../../src/verify/connection';
-import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../support/mariadb';
-import { connectionOf, type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 // withConnection is the path health checks and schema syncs build on: the same route, driver,
 // deadline and failure table as verify, with the caller's work in the middle.

@@ -2,8 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { type PgCluster, startPgCluster } from '../../../test/support/pg-cluster';
 import { verifyConnection } from '../../src/verify/verify';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 let db: PgCluster;
 let silent: Server;

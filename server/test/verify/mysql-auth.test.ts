@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql2 from 'mysql2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import {
   type MysqlAuthPlugin,
   type RogueMysql,
@@ -11,7 +12,6 @@ import {
 import { writeSelfSignedCert } from '../../../test/support/self-signed-cert';
 import { MYSQL_AUTH_PLUGINS } from '../../src/verify/mysql-auth';
 import { verifyConnection } from '../../src/verify/verify';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 // The MySQL client never hands the password to a peer it has not verified: the plugins that
 // need the password itself (sha256_password, caching_sha2_password's full authentication) get

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../../../test/support/mariadb';
+import { type Sshd, startSshd } from '../../../test/support/sshd';
 import { verifyConnection } from '../../src/verify/verify';
-import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../support/mariadb';
-import { type Sshd, startSshd } from '../support/sshd';
 
 const options = { timeoutMs: 8000, allowPrivateNetworks: true };
 

@@ -1,8 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../../../test/support/mariadb';
+import { expectNoSecret } from '../../../test/support/no-secret';
 import { verifyConnection } from '../../src/verify/verify';
-import { type MariaDb, mysqlConnectionOf, startMariaDb } from '../support/mariadb';
 
 const options = { timeoutMs: 5000, allowPrivateNetworks: true };
 
@@ -16,11 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([tls?.stop(), plain?.stop()]);
 });
-
-function expectNoSecret(outcome: unknown, ...secrets: string[]) {
-  const json = JSON.stringify(outcome);
-  for (const secret of secrets) expect(json).not.toContain(secret);
-}
 
 describe('verifyConnection with MySQL (MariaDB)', () => {
   it('succeeds over TLS with the right password (sslEnabled defaults to true)', async () => {

@@ -1,9 +1,15 @@
 import { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeThrowawayCert, type TlsCert } from '../../../test/e2e/support/tls-front';
+import {
+  type Flood,
+  floodServer,
+  MB,
+  MYSQL_HUGE,
+  PG_HUGE,
+} from '../../../test/support/flood-server';
 import { withConnection } from '../../src/verify/connection';
 import { verifyConnection } from '../../src/verify/verify';
-import { type Flood, floodServer, MB, MYSQL_HUGE, PG_HUGE } from '../support/flood-server';
 
 // Without a cap a verify held everything such a server sent until its deadline: 1 GB in 3 s
 // over loopback, measured before the cap.

@@ -1,8 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { expectNoSecret } from '../../../test/support/no-secret';
+import { connectionOf, type PgCluster, startPgCluster } from '../../../test/support/pg-cluster';
 import { verifyConnection } from '../../src/verify/verify';
-import { connectionOf, type PgCluster, startPgCluster } from '../support/pg-cluster';
 
 const options = { timeoutMs: 5000, allowPrivateNetworks: true };
 
@@ -19,11 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([tls?.stop(), plain?.stop()]);
 });
-
-function expectNoSecret(outcome: unknown, ...secrets: string[]) {
-  const json = JSON.stringify(outcome);
-  for (const secret of secrets) expect(json).not.toContain(secret);
-}
 
 describe('verifyConnection with PostgreSQL', () => {
   it('succeeds over TLS with the right password (sslEnabled defaults to true)', async () => {

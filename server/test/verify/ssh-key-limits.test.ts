@@ -2,12 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { craftMismatchedRsa, craftRsa, openSshKey, pkcs1 } from '../../../test/support/crafted-rsa';
+import { type Sshd, startSshd } from '../../../test/support/sshd';
 import { MAX_RSA_BITS } from '../../src/verify/ssh-key-shape';
 import { verifyConnection } from '../../src/verify/verify';
 import { runInWorker, WorkerTaskError } from '../../src/verify/worker-task';
-import { startBridge, type TestBridge } from '../support/bridge';
-import { type Sshd, startSshd } from '../support/sshd';
 
 // SSH private keys are refused at input past sane sizes, re-checked when a stored one is used,
 // and sign in a worker: a key crafted to sign slowly never holds up other requests.

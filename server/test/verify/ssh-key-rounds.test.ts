@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
+import { type PgCluster, startPgCluster } from '../../../test/support/pg-cluster';
+import { type Sshd, startSshd } from '../../../test/support/sshd';
 import { MAX_KDF_ROUNDS } from '../../src/verify/ssh-key-kdf';
-import { startBridge, type TestBridge } from '../support/bridge';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster';
-import { type Sshd, startSshd } from '../support/sshd';
 
 const run = promisify(execFile);
 const PASSPHRASE = 'rounds-pass-7Qx';

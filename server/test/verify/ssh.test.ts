@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/support/free-port';
+import { expectNoSecret } from '../../../test/support/no-secret';
+import { type PgCluster, startPgCluster } from '../../../test/support/pg-cluster';
+import { type Sshd, startSshd } from '../../../test/support/sshd';
 import { MAX_KDF_ROUNDS } from '../../src/verify/ssh-key-kdf';
 import { verifyConnection } from '../../src/verify/verify';
-import { type PgCluster, startPgCluster } from '../support/pg-cluster';
-import { type Sshd, startSshd } from '../support/sshd';
 
 const options = { timeoutMs: 8000, allowPrivateNetworks: true };
 
@@ -56,17 +57,14 @@ function fieldsOf(outcome: Awaited<ReturnType<typeof verifyConnection>>): string
   return outcome.ok ? [] : Object.keys(outcome.fieldErrors).sort();
 }
 
-function expectNoSecret(outcome: unknown) {
-  const json = JSON.stringify(outcome);
-  const secrets = [
-    db.password,
-    sshd.passwordUser.password,
-    sshd.passphraseUser.passphrase,
-    sshd.keyUser.privateKey.split('\n')[1] ?? '',
-    sshd.passphraseUser.privateKey.split('\n')[1] ?? '',
-  ];
-  for (const secret of secrets) expect(json).not.toContain(secret);
-}
+/** Every secret the tests hand to the probe: passwords, a passphrase, a line of each key. */
+const secrets = () => [
+  db.password,
+  sshd.passwordUser.password,
+  sshd.passphraseUser.passphrase,
+  sshd.keyUser.privateKey.split('\n')[1] ?? '',
+  sshd.passphraseUser.privateKey.split('\n')[1] ?? '',
+];
 
 describe('verifyConnection through an SSH tunnel', () => {
   it('succeeds with an SSH password (TLS to the database through the tunnel)', async () => {
@@ -102,7 +100,7 @@ describe('verifyConnection through an SSH tunnel', () => {
     expect(outcome).toMatchObject({ ok: false, reason: 'ssh-auth' });
     expect(fieldsOf(outcome)).toEqual(['sshPassword', 'sshUsername']);
     expect(JSON.stringify(outcome)).not.toContain('wrong-ssh-secret');
-    expectNoSecret(outcome);
+    expectNoSecret(outcome, ...secrets());
   });
 
   it('reports sshUsername and sshPrivateKey for a key the server does not know', async () => {
@@ -124,7 +122,7 @@ describe('verifyConnection through an SSH tunnel', () => {
     expect(outcome).toMatchObject({ ok: false, reason: 'ssh-passphrase' });
     expect(fieldsOf(outcome)).toEqual(['sshPrivateKeyPassphrase']);
     expect(JSON.stringify(outcome)).not.toContain('wrong-passphrase');
-    expectNoSecret(outcome);
+    expectNoSecret(outcome, ...secrets());
   });
 
   it('reports sshPrivateKeyPassphrase when an encrypted key comes without one', async () => {
@@ -181,7 +179,7 @@ describe('verifyConnection through an SSH tunnel', () => {
     const outcome = await verifyConnection({ ...viaPassword(), port: await freePort() }, options);
     expect(outcome).toMatchObject({ ok: false, reason: 'ssh-forward-failed' });
     expect(fieldsOf(outcome)).toEqual(['host']);
-    expectNoSecret(outcome);
+    expectNoSecret(outcome, ...secrets());
   });
 
   it('reports host when the SSH server refuses to forward there', async () => {

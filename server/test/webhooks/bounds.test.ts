@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pageOf, WebhookDelivery } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
 import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 /** A receiver on loopback that answers each request with `handle`; counts what it got. */
 async function rogue(handle: http.RequestListener) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { runBridgeCli } from '../../../test/support/bridge-cli';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 const SECRETS = {
   BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),

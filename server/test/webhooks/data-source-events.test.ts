@@ -1,8 +1,8 @@
 import { verifyWebhook } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
 import { until } from '../../../test/support/wait';
-import { startBridge, type TestBridge } from '../support/bridge';
 import { type Receiver, startReceiver } from './receiver';
 
 // The bridge's own scheduler (health and sync every two seconds) and its own dispatcher, as in

@@ -10,9 +10,14 @@ import {
 } from '@bridgekit/contract';
 import { createSsoToken, verifyWebhook } from '@bridgekit/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPgDatabase,
+  serveBridge,
+  startBridge,
+  type TestBridge,
+} from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
 import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
-import { createPgDatabase, serveBridge, startBridge, type TestBridge } from '../support/bridge';
 import { type Received, type Receiver, startReceiver } from './receiver';
 
 const FAST = { pollMs: 50, scheduleMs: [0, 200, 200] };

@@ -7,7 +7,7 @@ import {
 } from '@bridgekit/contract';
 import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../support/bridge';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 
 const EVENTS = ['member.added', 'data_source.health_changed'];
 const UNKNOWN = 'whe_00000000000000000000000000';

@@ -1,9 +1,9 @@
 import { pageOf, WebhookDelivery } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
 import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
 import { createSharedPg, type SharedPg, startBridgeOn } from '../sso-http/support';
-import type { TestBridge } from '../support/bridge';
 import { type Receiver, startReceiver } from './receiver';
 
 const EVENTS = 60;

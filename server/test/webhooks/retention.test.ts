@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { pruneOutbox } from '../../src/webhooks/store';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 describe.each(['sqlite', 'postgres'] as const)('webhook log retention on %s', (engine) => {
   let bridge: TestBridge;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { rotateSecrets } from '../../src/domain/rotate-secrets';
 import { createSecretBox } from '../../src/domain/secret-box';
 import { signingSecrets } from '../../src/webhooks/endpoints';
 import { findEndpointById } from '../../src/webhooks/store';
-import { startBridge, type TestBridge } from '../support/bridge';
 
 describe.each(['sqlite', 'postgres'] as const)(
   'webhook secrets and the key rotation on %s',

@@ -1,8 +1,8 @@
 import { pageOf, WebhookDelivery } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
 import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
-import { startBridge, type TestBridge } from '../support/bridge';
 import { type Receiver, startReceiver } from './receiver';
 
 // As in production: no private addresses. Each refused attempt names the policy; the

@@ -1,148 +1,62 @@
-/**
- * A small typed W3C WebDriver client over fetch (https://www.w3.org/TR/webdriver2/): only the
- * commands our browser tests use, every request bounded by a timeout.
- */
-
+import type { Cookie } from '@wdio/protocols';
+import { remote } from 'webdriverio';
 import { type WaitOptions, waitFor } from '../../support/wait';
 
-/** The W3C key under which an element reference travels. */
-export const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
+// The browser commands our WebKit tests use, over webdriverio's W3C WebDriver client (classic
+// protocol: WebKitWebDriver speaks no WebDriver BiDi).
 
-export interface ElementRef {
-  [ELEMENT_KEY]: string;
-}
-
-export interface Cookie {
-  name: string;
-  value: string;
-  domain?: string;
-  path?: string;
-  secure?: boolean;
-  httpOnly?: boolean;
-  expiry?: number;
-  sameSite?: 'None' | 'Lax' | 'Strict';
-}
-
-/** A WebDriver error answer: `error` is the W3C code, e.g. `no such element`, `timeout`. */
-export class WebDriverError extends Error {
-  constructor(
-    readonly command: string,
-    readonly status: number,
-    readonly error: string,
-    message: string,
-  ) {
-    super(`${command}: ${error} (${status}): ${message}`);
-    this.name = 'WebDriverError';
-  }
-}
-
+type Browser = Awaited<ReturnType<typeof remote>>;
+/** An element as the protocol returns it (the W3C element key and its id). */
+export type ElementRef = Awaited<ReturnType<Browser['findElement']>>;
 /** What `switchToFrame` takes: an `<iframe>` element, a frame index, or `null` (top level). */
 export type FrameTarget = ElementRef | number | null;
+export type { Cookie };
+
+const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
+const idOf = (element: ElementRef) => (element as unknown as Record<string, string>)[ELEMENT_KEY]!;
 
 export class WebDriverSession {
-  constructor(
-    /** `http://127.0.0.1:<port>` of the driver. */
-    readonly driverUrl: string,
-    readonly sessionId: string,
-    /** What the driver answered to New Session (browserName, browserVersion, …). */
-    readonly capabilities: Record<string, unknown>,
-    /** Bound on each command's HTTP round trip (the driver's own timeouts come first). */
-    readonly commandTimeoutMs = 30_000,
-  ) {}
+  constructor(readonly browser: Browser) {}
 
-  /** Sends one command of this session; resolves with its `value`. */
-  async command<T = unknown>(
-    method: 'GET' | 'POST' | 'DELETE',
-    path: string,
-    body?: unknown,
-  ): Promise<T> {
-    return webDriverCommand<T>(
-      this.driverUrl,
-      method,
-      `/session/${this.sessionId}${path}`,
-      body,
-      this.commandTimeoutMs,
-    );
+  /** What the driver answered to New Session (browserName, browserVersion, …). */
+  get capabilities(): Record<string, unknown> {
+    return this.browser.capabilities as Record<string, unknown>;
   }
 
   /** Loads `url` in the current top-level browsing context and waits for it (pageLoad timeout). */
   async navigate(url: string): Promise<void> {
-    await this.command('POST', '/url', { url });
+    await this.browser.navigateTo(url);
   }
 
   /** Reloads the top-level document (as the user would; a frame reloads by script). */
   async refresh(): Promise<void> {
-    await this.command('POST', '/refresh', {});
-  }
-
-  async back(): Promise<void> {
-    await this.command('POST', '/back', {});
+    await this.browser.refresh();
   }
 
   currentUrl(): Promise<string> {
-    return this.command('GET', '/url');
-  }
-
-  title(): Promise<string> {
-    return this.command('GET', '/title');
+    return this.browser.getUrl();
   }
 
   /**
    * Runs `script` as a function body in the current browsing context (`arguments[i]` are
-   * `args`); a returned promise is awaited. Elements come back as `ElementRef`s.
+   * `args`); a returned promise is awaited.
    */
   execute<T = unknown>(script: string, ...args: unknown[]): Promise<T> {
-    return this.command('POST', '/execute/sync', { script, args });
-  }
-
-  /**
-   * Runs `script` with a callback as its last argument (`arguments[arguments.length - 1]`);
-   * resolves with what it is called with, or fails after the session's script timeout.
-   */
-  executeAsync<T = unknown>(script: string, ...args: unknown[]): Promise<T> {
-    return this.command('POST', '/execute/async', { script, args });
+    return this.browser.executeScript(script, args as object[]) as Promise<T>;
   }
 
   /** The first element matching the CSS selector, in the current browsing context. */
-  findElement(css: string, from?: ElementRef): Promise<ElementRef> {
-    const base = from ? `/element/${from[ELEMENT_KEY]}` : '';
-    return this.command('POST', `${base}/element`, { using: 'css selector', value: css });
-  }
-
-  findElements(css: string, from?: ElementRef): Promise<ElementRef[]> {
-    const base = from ? `/element/${from[ELEMENT_KEY]}` : '';
-    return this.command('POST', `${base}/elements`, { using: 'css selector', value: css });
-  }
-
-  /** The element's rendered text, as WebKitWebDriver computes it (see `pageText`). */
-  elementText(element: ElementRef): Promise<string> {
-    return this.command('GET', `/element/${element[ELEMENT_KEY]}/text`);
-  }
-
-  elementAttribute(element: ElementRef, name: string): Promise<string | null> {
-    return this.command('GET', `/element/${element[ELEMENT_KEY]}/attribute/${name}`);
-  }
-
-  elementProperty<T = unknown>(element: ElementRef, name: string): Promise<T> {
-    return this.command('GET', `/element/${element[ELEMENT_KEY]}/property/${name}`);
+  findElement(css: string): Promise<ElementRef> {
+    return this.browser.findElement('css selector', css);
   }
 
   async click(element: ElementRef): Promise<void> {
-    await this.command('POST', `/element/${element[ELEMENT_KEY]}/click`, {});
-  }
-
-  /** Focuses the element and types `text` into it. */
-  async type(element: ElementRef, text: string): Promise<void> {
-    await this.command('POST', `/element/${element[ELEMENT_KEY]}/value`, { text });
+    await this.browser.elementClick(idOf(element));
   }
 
   /** Makes a frame the current browsing context; `null` goes back to the top level. */
   async switchToFrame(target: FrameTarget): Promise<void> {
-    await this.command('POST', '/frame', { id: target });
-  }
-
-  async switchToParentFrame(): Promise<void> {
-    await this.command('POST', '/frame/parent', {});
+    await this.browser.switchToFrame(target as never);
   }
 
   /**
@@ -154,9 +68,8 @@ export class WebDriverSession {
   }
 
   /**
-   * The rendered text of the current browsing context's `<body>` (`innerText`: hidden elements
-   * left out, blocks on their own lines). WebKit's Get Element Text runs block elements together
-   * ("TitleParagraph"), so this reads it by script.
+   * The rendered text of the current browsing context's `<body>` (`innerText`). WebKit's Get
+   * Element Text runs block elements together ("TitleParagraph"), so this reads it by script.
    */
   pageText(): Promise<string> {
     return this.execute('return document.body ? document.body.innerText : ""');
@@ -164,87 +77,63 @@ export class WebDriverSession {
 
   /** The cookies the current document's URL would be sent (WebDriver's view, any flags). */
   cookies(): Promise<Cookie[]> {
-    return this.command('GET', '/cookie');
+    return this.browser.getAllCookies();
   }
 
   /** Deletes every cookie the current document's URL would be sent. */
   async deleteCookies(): Promise<void> {
-    await this.command('DELETE', '/cookie');
+    await this.browser.deleteAllCookies();
   }
 
   /** A PNG of the top-level viewport. */
   async screenshot(): Promise<Buffer> {
-    return Buffer.from(await this.command<string>('GET', '/screenshot'), 'base64');
+    return Buffer.from(await this.browser.takeScreenshot(), 'base64');
   }
 
-  /**
-   * Polls `script` (as `execute` runs it) until it returns something truthy; resolves with that.
-   * Throws after `timeoutMs` with the last value or error.
-   */
-  async waitForScript<T>(
-    script: string,
-    options: WaitOptions<T> = {},
-    ...args: unknown[]
-  ): Promise<T> {
+  /** Polls `script` (as `execute` runs it) until it returns something truthy; resolves with that. */
+  waitForScript<T>(script: string, options: WaitOptions<T> = {}, ...args: unknown[]): Promise<T> {
     return waitFor(() => this.execute<T>(script, ...args), options);
   }
 
   /** Ends the session: the driver closes the browser. */
   async delete(): Promise<void> {
-    await webDriverCommand(
-      this.driverUrl,
-      'DELETE',
-      `/session/${this.sessionId}`,
-      undefined,
-      10_000,
-    );
+    await this.browser.deleteSession();
   }
 }
 
-/** One WebDriver HTTP command (session-less or not); resolves with `value` or throws. */
-export async function webDriverCommand<T = unknown>(
+/**
+ * A New Session on the driver at `driverUrl` with `capabilities`, bounded by `timeoutMs`, and
+ * given up early when `signal` aborts (its reason becomes the error).
+ */
+export async function newWebDriverSession(
   driverUrl: string,
-  method: 'GET' | 'POST' | 'DELETE',
-  path: string,
-  body: unknown,
+  capabilities: Record<string, unknown>,
   timeoutMs: number,
-  /** Aborts the command early; its reason becomes the error's message. */
-  signal?: AbortSignal,
-): Promise<T> {
-  const name = `${method} ${path}`;
-  let res: Response;
-  try {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    res = await fetch(`${driverUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-    });
-  } catch (error) {
-    if (signal?.aborted)
-      throw new WebDriverError(name, 0, 'aborted', String(signal.reason?.message ?? signal.reason));
-    const reason =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer in ${timeoutMs} ms`
-        : String(error);
-    throw new WebDriverError(name, 0, 'driver unreachable', reason);
-  }
-  const text = await res.text();
-  let parsed: { value?: unknown };
-  try {
-    parsed = JSON.parse(text) as { value?: unknown };
-  } catch {
-    throw new WebDriverError(name, res.status, 'invalid answer', text.slice(0, 500));
-  }
-  const value = parsed.value as { error?: string; message?: string } | null | undefined;
-  if (!res.ok || (value && typeof value === 'object' && typeof value.error === 'string')) {
-    throw new WebDriverError(
-      name,
-      res.status,
-      value?.error ?? 'unknown error',
-      value?.message ?? text.slice(0, 500),
-    );
-  }
-  return parsed.value as T;
+  signal: AbortSignal,
+): Promise<WebDriverSession> {
+  const url = new URL(driverUrl);
+  const session = remote({
+    protocol: 'http',
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: '/',
+    capabilities: { ...capabilities, 'wdio:enforceWebDriverClassic': true },
+    logLevel: 'silent',
+    connectionRetryTimeout: timeoutMs,
+    connectionRetryCount: 0,
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  // The losing side settles later (the driver killed); nothing waits for it.
+  session.catch(() => {});
+  return new WebDriverSession(await Promise.race([session, aborted]));
+}
+
+/** Whether the driver at `driverUrl` answers its status as ready. */
+export async function driverReady(driverUrl: string): Promise<boolean> {
+  const res = await fetch(`${driverUrl}/status`, { signal: AbortSignal.timeout(1_000) });
+  const body = (await res.json()) as { value?: { ready?: boolean } };
+  return body.value?.ready === true;
 }

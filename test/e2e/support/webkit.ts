@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../support/free-port';
-import { waitFor } from '../../support/wait';
 import {
   type GroupProcess,
   groupProcesses,
@@ -12,7 +12,7 @@ import {
   startReaper,
   stopGroup,
 } from './process-group';
-import { WebDriverSession, webDriverCommand } from './webdriver';
+import { driverReady, newWebDriverSession, type WebDriverSession } from './webdriver';
 
 // WebKit, the engine of Safari, as Debian ships it: WebKitGTK's MiniBrowser driven by
 // WebKitWebDriver (package webkit2gtk-driver) on a private Xvfb display (package xvfb).
@@ -162,7 +162,7 @@ export async function launchWebKit(options: WebKitOptions = {}): Promise<WebKit>
     started.session = session;
     const version = String(session.capabilities.browserVersion ?? '');
     const { width = 1280, height = 1000 } = options.window ?? {};
-    await session.command('POST', '/window/rect', { width, height });
+    await session.browser.setWindowRect(null, null, width, height);
     return Object.assign(session, {
       version,
       display,
@@ -294,20 +294,14 @@ async function startDriver(started: Started, display: string, timeoutMs: number)
   driver.once('exit', () => {
     exited = true;
   });
-  await waitFor(
-    async () => {
-      if (exited) throw new Error('WebKitWebDriver exited at start');
-      const status = await webDriverCommand<{ ready?: boolean }>(
-        url,
-        'GET',
-        '/status',
-        undefined,
-        1_000,
-      );
-      return status.ready === true;
-    },
-    { timeoutMs, intervalMs: 50, what: `WebKitWebDriver on ${url}` },
-  );
+  // Its own loop, not vi.waitFor: the launcher also runs outside Vitest (fixtures/webkit-orphan.ts).
+  const deadline = Date.now() + timeoutMs;
+  while (!(await driverReady(url).catch(() => false))) {
+    if (exited) throw new Error('WebKitWebDriver exited at start');
+    if (Date.now() > deadline)
+      throw new Error(`WebKitWebDriver on ${url} not ready in ${timeoutMs} ms`);
+    await sleep(50);
+  }
   return url;
 }
 
@@ -324,27 +318,19 @@ async function newSession(
     ...(options.browserArgs ?? []),
   ];
   const capabilities = {
-    alwaysMatch: {
-      acceptInsecureCerts: options.acceptInsecureCerts ?? true,
-      pageLoadStrategy: 'normal',
-      timeouts: {
-        pageLoad: options.pageLoadTimeoutMs ?? 20_000,
-        script: options.scriptTimeoutMs ?? 10_000,
-        implicit: 0,
-      },
-      'webkitgtk:browserOptions': { binary, args },
+    acceptInsecureCerts: options.acceptInsecureCerts ?? true,
+    pageLoadStrategy: 'normal',
+    timeouts: {
+      pageLoad: options.pageLoadTimeoutMs ?? 20_000,
+      script: options.scriptTimeoutMs ?? 10_000,
+      implicit: 0,
     },
+    'webkitgtk:browserOptions': { binary, args },
   };
   // The driver waits for the browser without a limit (one that cannot open the display, or that
   // exited, hangs New Session): the fetch timeout and the watch on MiniBrowser bound it.
   const watch = watchBrowserStart(started.driver);
-  const answer = await webDriverCommand<{
-    sessionId: string;
-    capabilities: Record<string, unknown>;
-  }>(driverUrl, 'POST', '/session', { capabilities }, timeoutMs, watch.signal).finally(watch.stop);
-  const commandTimeoutMs =
-    Math.max(options.pageLoadTimeoutMs ?? 20_000, options.scriptTimeoutMs ?? 10_000) + 10_000;
-  return new WebDriverSession(driverUrl, answer.sessionId, answer.capabilities, commandTimeoutMs);
+  return newWebDriverSession(driverUrl, capabilities, timeoutMs, watch.signal).finally(watch.stop);
 }
 
 /**

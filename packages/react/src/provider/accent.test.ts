@@ -60,7 +60,9 @@ describe('accent derivation', () => {
     expect(deriveAccent('#facc15')).toBeUndefined();
     expect(deriveAccent('#facc15')).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toContain('theme.accent #facc15 has a contrast of 1.53:1 on white (under 4.5:1): default accent kept');
+    expect(warn.mock.calls[0]?.[0]).toContain(
+      'theme.accent #facc15 has a contrast of 1.53:1 on white (under 4.5:1): default accent kept',
+    );
     expect(warn.mock.calls[0]?.[0]).toContain('4.5:1');
     expect(deriveAccent('#777777')).toBeUndefined();
     expect(warn.mock.calls[1]?.[0]).toContain('4.48:1');

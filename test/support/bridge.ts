@@ -5,22 +5,38 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { type PgBouncer, startPgBouncer } from '../../../test/support/pgbouncer';
-import { type AppOptions, createApp } from '../../src/app';
-import { bootstrap } from '../../src/bootstrap';
-import { loadConfig } from '../../src/config';
-import type { Deps } from '../../src/deps';
-import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
-import { startBackgroundJobs } from '../../src/lifecycle/start';
-import { createLogger } from '../../src/log';
+import { type AppOptions, createApp } from '../../server/src/app';
+import { bootstrap } from '../../server/src/bootstrap';
+import { loadConfig } from '../../server/src/config';
+import type { Deps } from '../../server/src/deps';
+import { createApiKeyForEmail } from '../../server/src/domain/api-key-admin';
+import { startBackgroundJobs } from '../../server/src/lifecycle/start';
+import { createLogger } from '../../server/src/log';
 import { undeclaredError } from './declared-errors';
+import { type PgBouncer, startPgBouncer } from './pgbouncer';
 
 /**
  * The stores the suites run on. `pgbouncer`: PostgreSQL through a private PgBouncer in
  * transaction pooling mode, with the bridge's default settings (as many instances run it).
  */
 export type Engine = 'sqlite' | 'postgres' | 'pgbouncer';
-export const ENGINES: Engine[] = ['sqlite', 'postgres', 'pgbouncer'];
+const ALL_ENGINES: Engine[] = ['sqlite', 'postgres', 'pgbouncer'];
+
+/** `BRIDGEKIT_ENGINES=sqlite,postgres` runs every suite on those engines alone (unset: defaults). */
+function enginesFromEnv(defaults: Engine[]): Engine[] {
+  const chosen = process.env.BRIDGEKIT_ENGINES?.split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (!chosen?.length) return defaults;
+  const unknown = chosen.filter((e) => !ALL_ENGINES.includes(e as Engine));
+  if (unknown.length) throw new Error(`BRIDGEKIT_ENGINES: unknown engine(s) ${unknown.join(', ')}`);
+  return chosen as Engine[];
+}
+
+/** The store contract and pooler-specific suites: every engine, PgBouncer included. */
+export const STORE_ENGINES: Engine[] = enginesFromEnv(ALL_ENGINES);
+/** HTTP-level suites: their behaviour does not depend on a pooler in front of PostgreSQL. */
+export const ENGINES: Engine[] = enginesFromEnv(['sqlite', 'postgres']);
 
 /** The machine's shared PostgreSQL (trust auth); each bridge gets its own fresh database. */
 export const PG_ADMIN_URL =
@@ -29,7 +45,7 @@ export const PG_ADMIN_URL =
 // One PgBouncer per test process, shared by its databases, stopped once none uses it.
 let bouncer: { started: Promise<PgBouncer>; users: number; idle?: NodeJS.Timeout } | undefined;
 
-async function useBouncer(): Promise<{ bouncer: PgBouncer; release(): Promise<void> }> {
+async function acquireBouncer(): Promise<{ bouncer: PgBouncer; release(): Promise<void> }> {
   bouncer ??= { started: startPgBouncer({ mode: 'transaction' }), users: 0 };
   const entry = bouncer;
   clearTimeout(entry.idle);
@@ -72,7 +88,7 @@ export async function createPgDatabase(
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  const pooled = via === 'pgbouncer' ? await useBouncer() : undefined;
+  const pooled = via === 'pgbouncer' ? await acquireBouncer() : undefined;
   return {
     url: pooled ? pooled.bouncer.url(name) : url.toString(),
     directUrl: url.toString(),

@@ -1,6 +1,6 @@
 import { chmod, chown } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeSelfSignedCert } from '../../../test/support/self-signed-cert';
+import { writeSelfSignedCert } from './self-signed-cert';
 
 /**
  * A self-signed certificate for `localhost`, written as `server.key` and `server.crt` in `dir`

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
-import { freePort } from '../../../test/support/free-port';
+import { freePort } from './free-port';
+import { osUserIds } from './os-user';
 import { selfSignedCertificate } from './tls-cert';
 
 const run = promisify(execFile);
@@ -38,12 +39,6 @@ export const mysqlConnectionOf = (server: MariaDb) =>
     databaseName: server.database,
   }) as const;
 
-async function mysqlIds(): Promise<{ uid: number; gid: number }> {
-  const { stdout } = await run('id', ['-u', 'mysql']);
-  const { stdout: gid } = await run('id', ['-g', 'mysql']);
-  return { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
-}
-
 /** A self-signed certificate and key in `dir`, readable by the server's OS user. */
 async function certificate(dir: string, ids: { uid: number; gid: number }): Promise<string[]> {
   const { key, crt } = await selfSignedCertificate(dir, ids);
@@ -70,7 +65,7 @@ async function waitForServer(socketPath: string, exited: Promise<never>) {
  * database. Needs root (runs the server as `mysql`, and root signs in over its socket).
  */
 export async function startMariaDb(options: MariaDbOptions): Promise<MariaDb> {
-  const ids = await mysqlIds();
+  const ids = await osUserIds('mysql');
   const dir = await mkdtemp(join(tmpdir(), 'bk-maria-'));
   let child: ChildProcess | undefined;
   const remove = async () => {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../../../test/support/free-port';
+import { freePort } from './free-port';
+import { osUserIds } from './os-user';
 import { selfSignedCertificate } from './tls-cert';
 
 const run = promisify(execFile);
@@ -45,12 +46,6 @@ function pgBin(name: string): string {
   return `/usr/lib/postgresql/${majors[0]}/bin/${name}`;
 }
 
-async function postgresIds(): Promise<{ uid: number; gid: number }> {
-  const { stdout } = await run('id', ['-u', 'postgres']);
-  const { stdout: gid } = await run('id', ['-g', 'postgres']);
-  return { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
-}
-
 // initdb and pg_ctl refuse to run as root.
 const asPostgres = (bin: string, args: string[]) =>
   run('runuser', ['-u', 'postgres', '--', pgBin(bin), ...args], { cwd: '/' });
@@ -75,7 +70,7 @@ export async function initPgDataDir(options: {
   authHost: string;
   settings(dir: string, ids: { uid: number; gid: number }): Promise<string[]> | string[];
 }): Promise<PgDataDir> {
-  const ids = await postgresIds();
+  const ids = await osUserIds('postgres');
   const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const data = join(dir, 'data');
   const start = () =>

@@ -14,7 +14,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../../test/support/free-port';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 const SSHD = '/usr/sbin/sshd';
