@@ -1,27 +1,19 @@
-import { TLSSocket } from 'node:tls';
 import type { Client } from 'pg';
+import { verifiedPeer } from './verified-peer';
 
-/** The password requests that hand the server the password, or its MD5 equivalent. */
+/** The password requests that hand the server the password, or a hash it can use as one. */
 export type PasswordMethod = 'password' | 'md5';
 
 /**
- * A server asked for the password in clear text (`password`) or as an MD5 hash (`md5`, as good
- * as the password to PostgreSQL) over a connection whose peer is not verified; nothing sent.
+ * A server asked for the password in clear text (`password`) or as an MD5 hash (`md5`, which it
+ * can relay to the real server or crack cheaply) over a connection whose peer is not verified;
+ * nothing was sent.
  */
 export class PostgresAuthRefused extends Error {
   constructor(readonly method: PasswordMethod) {
     super(`The server asked for the password through ${method}; not sent`);
     this.name = 'PostgresAuthRefused';
   }
-}
-
-/**
- * Whether the stream is TLS and its certificate verified: a chain to a trusted CA and the host
- * name. Node sets `authorized` even when the handshake goes on without it (sslEnabled's
- * "require", `rejectUnauthorized: false`).
- */
-export function verifiedPeer(stream: unknown): boolean {
-  return stream instanceof TLSSocket && stream.encrypted && stream.authorized;
 }
 
 interface ClientInternals {
