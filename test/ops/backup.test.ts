@@ -6,6 +6,7 @@ import { createPgDatabase } from '../support/bridge';
 import { runBridgeCli } from '../support/bridge-cli';
 import { type BridgeData, newBridgeData, removeBridgeData } from '../support/bridge-data';
 import { type BridgeProcess, buildBridge, startBridgeProcess } from '../support/bridge-process';
+import { writeSelfSignedCert } from '../support/self-signed-cert';
 import { adminWithOrg, call, dataSourceAt, jsonLines, type RoguePg, startRoguePg } from './support';
 
 beforeAll(async () => {
@@ -18,6 +19,7 @@ describe('bridge backup under load, and a restore', () => {
   let restored: BridgeData;
   let bridge: BridgeProcess;
   let rogue: RoguePg;
+  let trustRogue: Record<string, string>;
   let admin: Awaited<ReturnType<typeof adminWithOrg>>;
   let dataSourceId: string;
   const acks: { id: string; at: number }[] = [];
@@ -25,12 +27,29 @@ describe('bridge backup under load, and a restore', () => {
   let backupOutput: string;
 
   beforeAll(async () => {
-    rogue = await startRoguePg('password');
     data = newBridgeData();
+    // The rogue asks for the password in clear text, which goes only to a verified peer: TLS
+    // under a certificate the bridge trusts through NODE_EXTRA_CA_CERTS.
+    const files = {
+      keyFile: path.join(data.dataDir, 'rogue-key.pem'),
+      certFile: path.join(data.dataDir, 'rogue-cert.pem'),
+    };
+    await writeSelfSignedCert(files, ['127.0.0.1']);
+    trustRogue = { NODE_EXTRA_CA_CERTS: files.certFile };
+    rogue = await startRoguePg('password', {
+      tls: {
+        key: fs.readFileSync(files.keyFile, 'utf8'),
+        cert: fs.readFileSync(files.certFile, 'utf8'),
+      },
+    });
     // Four writers without pause pass the default 600 a minute on a fast machine.
     bridge = await startBridgeProcess({
       data,
-      env: { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true', BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000' },
+      env: {
+        BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+        BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
+        ...trustRogue,
+      },
     });
     admin = await adminWithOrg(data, bridge.url);
     const ds = await call(
@@ -38,7 +57,7 @@ describe('bridge backup under load, and a restore', () => {
       admin.key,
       'POST',
       `/api/public/organizations/${admin.orgId}/data-sources`,
-      dataSourceAt(rogue.port, PASSWORD),
+      { ...dataSourceAt(rogue.port, PASSWORD), sslEnabled: true },
     );
     dataSourceId = ds.body.data.id;
     // Writers create organizations without pause while the backup runs.
@@ -64,7 +83,7 @@ describe('bridge backup under load, and a restore', () => {
     fs.copyFileSync(path.join(data.dataDir, 'copy.db'), path.join(restored.dataDir, 'bridge.db'));
     bridge = await startBridgeProcess({
       data: restored,
-      env: { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true' },
+      env: { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true', ...trustRogue },
     });
   }, 120_000);
   afterAll(async () => {
@@ -112,6 +131,7 @@ describe('bridge backup under load, and a restore', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.lastHealthStatus).toBe('UNHEALTHY');
     expect(rogue.passwords).toEqual([PASSWORD]);
+    expect(rogue.tlsUsed).toEqual([true]);
   });
 
   it('refuses to start on the copy with another BRIDGE_SECRET_KEY, naming it', async () => {

@@ -137,7 +137,7 @@ const verifyShape = {
     .boolean()
     .optional()
     .describe(
-      'Default true: TLS required, certificate not checked (sslmode=require). MySQL: a password asked for itself (sha256_password, caching_sha2_password full authentication) is sent only over TLS whose certificate verifies, else the verify fails with mysql_auth_needs_verified_tls; mysql_clear_password never',
+      'Default true: TLS required, certificate not checked (sslmode=require). MySQL: a password asked for itself (sha256_password, caching_sha2_password full authentication) is sent only over TLS whose certificate verifies, else the verify fails with mysql_auth_needs_verified_tls; mysql_clear_password never. PostgreSQL: a password asked for in clear text (password) or as MD5 (md5) likewise goes only over TLS whose certificate verifies, else postgres_auth_needs_verified_tls; SCRAM-SHA-256 always',
     ),
   sshEnabled: z.boolean().optional(),
   sshPassword: text(1024).optional(),

@@ -87,6 +87,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
     'MySQL asked for the password itself (`sha256_password`, `caching_sha2_password` full authentication) without TLS whose certificate verifies',
   mysql_auth_cleartext_refused:
     'MySQL asked for the password in clear text (`mysql_clear_password`), which is never sent',
+  postgres_auth_needs_verified_tls:
+    'PostgreSQL asked for the password in clear text (`password`) or as an MD5 hash (`md5`) without TLS whose certificate verifies',
   ssh_host_not_found: "the SSH host's name does not resolve",
   ssh_host_unreachable: 'no route to the SSH host',
   ssh_connection_refused: 'nothing listens on the SSH port',

@@ -20,6 +20,7 @@ export const VERIFY_CODES = [
   'ssl_failed',
   'mysql_auth_needs_verified_tls',
   'mysql_auth_cleartext_refused',
+  'postgres_auth_needs_verified_tls',
   'ssh_host_not_found',
   'ssh_host_unreachable',
   'ssh_connection_refused',

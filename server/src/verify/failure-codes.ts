@@ -32,6 +32,7 @@ const REASON_CODES: readonly Row[] = [
   { reason: /^(EPROTO|ERR_SSL_\w+|ERR_TLS_\w+|ssl-handshake)$/, code: 'ssl_failed' },
   { reason: /^mysql-auth-needs-verified-tls$/, code: 'mysql_auth_needs_verified_tls' },
   { reason: /^mysql-auth-cleartext$/, code: 'mysql_auth_cleartext_refused' },
+  { reason: /^postgres-auth-needs-verified-tls$/, code: 'postgres_auth_needs_verified_tls' },
   { reason: /^[0-9A-Z]{5}$/, code: 'server_refused' },
   { reason: /^ssh-(ENOTFOUND|EAI_[A-Z]+)$/, code: 'ssh_host_not_found' },
   { reason: /^ssh-(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, code: 'ssh_host_unreachable' },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { TLSSocket } from 'node:tls';
 import type { Connection as MysqlClient } from 'mysql2';
+import { verifiedPeer } from './verified-peer';
 
 /**
  * A server asked for the password itself where the bridge won't send it: `needs-verified-tls`
@@ -15,16 +15,6 @@ export class MysqlAuthRefused extends Error {
     super(`The server asked for the password through ${plugin}; not sent`);
     this.name = 'MysqlAuthRefused';
   }
-}
-
-/**
- * Whether the connection is TLS and its certificate verified: a chain to a trusted CA and the
- * host name. Node sets `authorized` so even when the handshake goes on without it
- * (sslEnabled's "require", `rejectUnauthorized: false`).
- */
-function verifiedPeer(client: MysqlClient): boolean {
-  const stream = (client as unknown as { stream?: unknown }).stream;
-  return stream instanceof TLSSocket && stream.encrypted && stream.authorized;
 }
 
 const passwordOf = (client: MysqlClient) =>
@@ -47,7 +37,8 @@ type AuthPlugin = (meta: { connection: MysqlClient }) => (data: Buffer) => Promi
 
 /** The password itself, only to a verified peer. */
 function clearToVerified(client: MysqlClient, plugin: string): Buffer {
-  if (!verifiedPeer(client)) throw new MysqlAuthRefused('needs-verified-tls', plugin);
+  const stream = (client as unknown as { stream?: unknown }).stream;
+  if (!verifiedPeer(stream)) throw new MysqlAuthRefused('needs-verified-tls', plugin);
   return Buffer.from(`${passwordOf(client)}\0`, 'utf8');
 }
 

@@ -5,6 +5,7 @@ import {
   codeOf,
   type DatabaseContext,
   databaseNotFound,
+  fail,
   serverClosed,
   serverRefused,
   transportFailure,
@@ -12,6 +13,7 @@ import {
   type VerifyFailure,
 } from './failures';
 import { pg } from './modules';
+import { guardPasswordAuth, PostgresAuthRefused } from './postgres-auth';
 import type { Scope } from './scope';
 
 const N = 0x4e; // the server's one-byte answer to SSLRequest: 'S' yes, 'N' no
@@ -51,6 +53,8 @@ async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Conn
     },
     application_name: 'bridgekit-verify',
   });
+  // The password in clear text or as MD5 only to a verified peer (postgres-auth.ts).
+  guardPasswordAuth(client);
   client.on('error', () => {}); // late socket errors after a failed connect
   scope.defer(() => {
     client.connection.stream.destroy();
@@ -72,10 +76,24 @@ async function connectPostgres(scope: Scope, target: DriverTarget): Promise<Conn
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
+function authRefused(error: PostgresAuthRefused): VerifyFailure {
+  const how = error.method === 'md5' ? 'as an MD5 hash' : 'in clear text';
+  return fail(
+    'postgres-auth-needs-verified-tls',
+    `The PostgreSQL server asked for the password ${how} (${error.method}); it is sent only over TLS with a verified certificate.`,
+    {
+      sslEnabled:
+        'The server asks for the password itself: give it a certificate from a trusted CA for this host name, or use scram-sha-256 for this account.',
+    },
+    { method: error.method },
+  );
+}
+
 /** pg's failures by SQLSTATE and Node code; the shared reasons are PostgreSQL's own codes. */
 function postgresFailure(error: unknown, context: DatabaseContext): VerifyFailure {
   const transport = transportFailure(error, context);
   if (transport) return transport;
+  if (error instanceof PostgresAuthRefused) return authRefused(error);
   const code = codeOf(error);
   // pg's "Connection terminated unexpectedly": the peer closed without a protocol error.
   if (code === undefined) return serverClosed('connection-closed', context.product);

@@ -177,11 +177,11 @@ describe('a moved data source never hands the stored secret to the new target', 
     expect(roguePg.connections()).toBeGreaterThanOrEqual(2);
     expect(roguePg.passwords).toEqual([]);
 
-    // A password given with the move is the caller's own to send.
+    // Even a password given with the move goes in clear text only to a verified peer.
     await patch(created.id, { password: 'chosen-with-the-move' });
-    await bridge.request('POST', `${base()}/${created.id}/health-check`, { key });
-    expect(roguePg.passwords).toContain('chosen-with-the-move');
-    expect(roguePg.passwords).not.toContain(DB_SECRET);
+    const again = await bridge.request('POST', `${base()}/${created.id}/health-check`, { key });
+    expect(again.body.data.lastHealthStatus).toBe('UNHEALTHY');
+    expect(roguePg.passwords).toEqual([]);
   });
 
   it('MySQL: the PATCH’s sync and a health check answer the challenge without a password', async () => {

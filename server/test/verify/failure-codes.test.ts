@@ -80,6 +80,7 @@ describe('verify failure codes', () => {
       'EPROTO',
       'mysql-auth-needs-verified-tls',
       'mysql-auth-cleartext',
+      'postgres-auth-needs-verified-tls',
       '08004',
       'ssh-EAI_FAIL',
       'ssh-EHOSTDOWN',
