@@ -1,10 +1,11 @@
 import { Socket } from 'node:net';
-import { type Connection, type Driver, type DriverTarget, ProbeError } from './driver';
+import type { Connection, Driver, DriverTarget } from './driver';
 import {
   authFailed,
   codeOf,
   type DatabaseContext,
   databaseNotFound,
+  ProbeError,
   serverClosed,
   serverRefused,
   transportFailure,
