@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -50,5 +50,26 @@ describe('import cycles', () => {
     writeFileSync(join(scratch, 'b.ts'), "import { a } from './a';\nexport type B = typeof a;\n");
     const result = await madge(scratch, { ...CONFIG, baseDir: scratch });
     expect(result.circular()).toEqual([['a.ts', 'b.ts']]);
+  });
+});
+
+// Express belongs to the HTTP layer: below it, code returns what to say (a limiter's verdict)
+// and http/ or routes/ say it.
+const EXPRESS_IMPORT =
+  /\bfrom\s+'express(?:\/[^']*)?'|\bimport\s*\(\s*'express'|require\('express'\)/;
+const HTTP_LAYER = /^server\/src\/(?:http\/|routes\/|app\.ts$)/;
+
+describe('the HTTP layer', () => {
+  it('is the only part of server/src that imports Express', () => {
+    const src = join(ROOT, 'server/src');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file))
+      .map((file) => relative(ROOT, join(src, file)).replaceAll('\\', '/'));
+    expect(files).toContain('server/src/rate-limit.ts');
+    const importers = files.filter((file) =>
+      EXPRESS_IMPORT.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(importers).toContain('server/src/http/auth.ts');
+    expect(importers.filter((file) => !HTTP_LAYER.test(file))).toEqual([]);
   });
 });
