@@ -11,6 +11,7 @@ const UNIT = [
   'server/test/config.test.ts',
   'server/test/failure-log.test.ts',
   'server/test/ids.test.ts',
+  'server/test/import-cycles.test.ts',
   'server/test/json-cache.test.ts',
   'server/test/random-pool.test.ts',
   'server/test/secret-box.test.ts',

@@ -17,7 +17,7 @@ import { organizationRoutes } from './routes/organizations';
 import { serviceRoutes } from './routes/service';
 import { sessionRoutes } from './routes/sessions';
 import { ssoRoutes } from './routes/sso';
-import { webhookRoutes } from './webhooks/routes';
+import { webhookRoutes } from './routes/webhooks';
 
 // The kit's full-embed bundle (`npm run build:embed`): the same path from src/app.ts and dist/main.js.
 const EMBED_ASSETS_DIR = fileURLToPath(

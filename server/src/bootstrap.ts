@@ -8,7 +8,7 @@ import { createFailureLog, type FailureLog } from './failure-log';
 import { faultOf } from './faults';
 import { lazy } from './lazy';
 import { migrateJobSchema } from './lifecycle/job-schema';
-import { noLifecycle } from './lifecycle/jobs';
+import { noLifecycle } from './lifecycle/lifecycle';
 import { createMetrics, noMetrics } from './observability/metrics';
 import { createTracing, noTracing } from './observability/tracing';
 import { createLimiter, type LimiterBackend } from './rate-limit';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { SecretBox } from './domain/secret-box';
 import type { FailureLog } from './failure-log';
-import type { Lifecycle } from './lifecycle/jobs';
+import type { Lifecycle } from './lifecycle/lifecycle';
 import type { Metrics } from './observability/metrics';
 import type { Tracing } from './observability/tracing';
 import type { Limiter } from './rate-limit';

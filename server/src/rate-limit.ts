@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import type Pg from 'pg';
 import {
@@ -8,7 +7,6 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import { ApiError } from './api-error';
 import { faultError, faultOf } from './faults';
 import { libraryClient } from './store/pg-prepared';
 
@@ -16,6 +14,20 @@ import { libraryClient } from './store/pg-prepared';
 export interface RateLimitOutcome {
   consumedPoints: number;
   msBeforeNext: number;
+}
+
+/**
+ * What a counted hit means for the caller, for the HTTP layer to say (RateLimit-* headers, and a
+ * 429 with Retry-After when `over`).
+ */
+export interface RateLimitVerdict {
+  limit: number;
+  remaining: number;
+  /** Seconds until the counter's window ends. */
+  resetSeconds: number;
+  over: boolean;
+  /** Seconds to wait before the next hit can pass (at least 1); meaningful when `over`. */
+  retryAfterSeconds: number;
 }
 
 export interface Limiter {
@@ -27,12 +39,12 @@ export interface Limiter {
   readonly windowMs: number;
   /** Counts one hit for `key`; throws 503 ServiceUnavailable when the counters can't be reached. */
   consume(key: string): Promise<RateLimitOutcome>;
-  /** Sets the RateLimit-* headers for a counted hit; throws 429 TooManyRequests past the limit. */
-  enforce(outcome: RateLimitOutcome, res: Response): void;
-  /** `consume`, then `enforce`. */
-  hit(key: string, res: Response): Promise<void>;
-  /** Counts one hit on each key; the headers and any 429 follow the tightest counter. */
-  hitEach(keys: readonly string[], res: Response): Promise<void>;
+  /** What a counted hit means: the figures to report, and whether it is past the limit. */
+  verdict(outcome: RateLimitOutcome): RateLimitVerdict;
+  /** `consume`, then `verdict`. */
+  hit(key: string): Promise<RateLimitVerdict>;
+  /** Counts one hit on each key; the verdict follows the tightest counter. */
+  hitEach(keys: readonly string[]): Promise<RateLimitVerdict>;
 }
 
 /** The counter a caller must wait for: the longest wait past the limit, else the fullest. */
@@ -123,24 +135,22 @@ export function createLimiter(options: {
         throw limiterFault(backend, err);
       }
     },
-    enforce({ consumedPoints, msBeforeNext }, res) {
-      res.setHeader('RateLimit-Limit', String(perMinute));
-      res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - consumedPoints)));
-      res.setHeader('RateLimit-Reset', String(Math.ceil(msBeforeNext / 1000)));
-      if (consumedPoints <= perMinute) return;
-      const retryAfter = String(Math.max(1, Math.ceil(msBeforeNext / 1000)));
-      throw new ApiError('TooManyRequests', `Rate limit exceeded; retry in ${retryAfter} s`, {
-        code: 'rate_limited',
-        params: { retryAfter: Number(retryAfter) },
-        headers: { 'Retry-After': retryAfter },
-      });
+    verdict({ consumedPoints, msBeforeNext }) {
+      const resetSeconds = Math.ceil(msBeforeNext / 1000);
+      return {
+        limit: perMinute,
+        remaining: Math.max(0, perMinute - consumedPoints),
+        resetSeconds,
+        over: consumedPoints > perMinute,
+        retryAfterSeconds: Math.max(1, resetSeconds),
+      };
     },
-    async hit(key, res) {
-      self.enforce(await self.consume(key), res);
+    async hit(key) {
+      return self.verdict(await self.consume(key));
     },
-    async hitEach(keys, res) {
+    async hitEach(keys) {
       const outcomes = await Promise.all(keys.map((key) => self.consume(key)));
-      self.enforce(tightest(outcomes, perMinute), res);
+      return self.verdict(tightest(outcomes, perMinute));
     },
   };
   return self;

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { Deps, Principal } from '../deps';
 import { findHostUserId } from '../store/members';
 
@@ -14,10 +13,10 @@ async function personOf(deps: Deps, principal: Principal, orgId: string) {
   return findHostUserId(deps.store.db, orgId);
 }
 
-/** Counts one verify against the organization and the person; 429 past either budget. */
-export async function chargeVerify(deps: Deps, principal: Principal, orgId: string, res: Response) {
+/** Counts one verify against the organization and the person; the verdict of the tighter budget. */
+export async function chargeVerify(deps: Deps, principal: Principal, orgId: string) {
   const person = await personOf(deps, principal, orgId);
   const keys = [`verify:${orgId}`];
   if (person !== undefined) keys.push(`verify-user:${person}`);
-  await deps.limits.verify.hitEach(keys, res);
+  return deps.limits.verify.hitEach(keys);
 }

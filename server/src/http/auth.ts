@@ -5,6 +5,7 @@ import { hashApiKey, looksLikeApiKey } from '../domain/api-keys';
 import { liveSession } from '../sso/session-access';
 import type { SessionClaims } from '../sso/session-token';
 import { lookUpApiKey, touchApiKey } from '../store/api-keys';
+import { sendRateLimit } from './rate-limit';
 
 // One answer for every failure, so a caller learns nothing about which keys exist.
 const unauthorized = () =>
@@ -55,13 +56,13 @@ export async function authenticate(deps: Deps, req: Request, res: Response): Pro
     if (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
       await touchApiKey(deps.store.db, key.id, now.toISOString());
     }
-    limiter.enforce(found.rateLimit, res);
+    sendRateLimit(limiter.verdict(found.rateLimit), res);
     return { kind: 'apiKey', userId: key.userId, keyId: key.id };
   }
   const claims = await requestSession(deps, req, token);
   const live = claims ? await liveSession(deps, claims) : null;
   if (!live) throw unauthorized();
-  await deps.limits.api.hit(`session:${live.claims.memberId}`, res);
+  sendRateLimit(await deps.limits.api.hit(`session:${live.claims.memberId}`), res);
   const { memberId, userId, orgId } = live.claims;
   const role = live.org.role as 'ADMIN' | 'MEMBER';
   return { kind: 'session', userId, orgId, memberId, role, session: live.claims, org: live.org };

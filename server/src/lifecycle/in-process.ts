@@ -1,14 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../deps';
-import {
-  BUSY_RETRY_MS,
-  type JobKind,
-  type Lifecycle,
-  paced,
-  runJob,
-  slotOf,
-  sweepOpen,
-} from './jobs';
+import { BUSY_RETRY_MS, type JobKind, paced, runJob, slotOf, sweepOpen } from './jobs';
+import type { Lifecycle } from './lifecycle';
 
 interface Job {
   kind: JobKind;

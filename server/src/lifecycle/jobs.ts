@@ -3,20 +3,7 @@ import { countDataSources, dataSourceIdsAfter, findDataSourceById } from '../sto
 import { checkHealth } from './health';
 import { type SyncResult, syncDataSource } from './sync';
 
-/** The background work of data sources: scheduled health checks and syncs, requested syncs. */
-export interface Lifecycle {
-  /** Syncs the data source soon (after create, a connection change, `POST …/sync`). */
-  requestSync(id: string): void;
-  /**
-   * Stops scheduling and taking work; waits for work in progress. When `handBack` aborts, syncs
-   * still running give their lease back (and, on PostgreSQL, their job to another instance).
-   */
-  stop(handBack?: AbortSignal): Promise<void>;
-}
-
-/** The lifecycle of an instance that runs no background work (BRIDGE_BACKGROUND_JOBS=false). */
-export const noLifecycle: Lifecycle = { requestSync() {}, async stop() {} };
-
+/** What a job does to a data source. */
 export type JobKind = 'health' | 'sync';
 
 /** A scheduled run's time slot: the interval-long window (from the epoch) it belongs to. */

@@ -5,15 +5,8 @@ import type { Deps } from '../deps';
 import { lazy } from '../lazy';
 import { pg as pgModule } from '../verify/modules';
 import { QUEUE, SWEEP } from './job-schema';
-import {
-  BUSY_RETRY_MS,
-  type JobKind,
-  type Lifecycle,
-  paced,
-  runJob,
-  slotOf,
-  sweepOpen,
-} from './jobs';
+import { BUSY_RETRY_MS, type JobKind, paced, runJob, slotOf, sweepOpen } from './jobs';
+import type { Lifecycle } from './lifecycle';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 

@@ -12,6 +12,7 @@ import {
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toDataSource } from '../domain/serialize';
 import { chargeVerify } from '../domain/verify-budget';
+import { sendRateLimit } from '../http/rate-limit';
 import { mountJson, type RouteContext } from '../http/route';
 import { checkHealth } from '../lifecycle/health';
 import { catalogPage } from '../store/catalog';
@@ -99,7 +100,7 @@ function verifyHandler(deps: Deps) {
     let outcome: VerifyOutcome;
     try {
       // Per organization and per person: no one multiplies verifies by organizations or identities.
-      await chargeVerify(deps, principal, org.id, res);
+      sendRateLimit(await chargeVerify(deps, principal, org.id), res);
       outcome = await verifyConnection(body, {
         timeoutMs: deps.config.verifyTimeoutMs,
         allowPrivateNetworks: deps.config.allowPrivateNetworks,
@@ -126,7 +127,7 @@ function checkHealthHandler(deps: Deps) {
     const release = deps.connectionSlots.tryAcquire();
     if (!release) throw connectionsBusy();
     try {
-      await chargeVerify(deps, principal, org.id, res);
+      sendRateLimit(await chargeVerify(deps, principal, org.id), res);
       const checked = await checkHealth(deps, row);
       if (!checked) throw notFound('Data source', 'data_source_not_found');
       return { data: toDataSource(checked) };

@@ -4,6 +4,7 @@ import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
+import { sendRateLimit } from '../http/rate-limit';
 import { type ExactRoutes, mountJson } from '../http/route';
 import type { SessionClaims } from '../sso/session-token';
 import { findMember } from '../store/members';
@@ -25,7 +26,7 @@ function signedSession(deps: Deps): RequestHandler {
     if (!claims) return next(ended());
     if (req.originRefused)
       return next(forbidden('Origin not allowed for this organization', 'origin_not_allowed'));
-    await deps.limits.api.hit(`session:${claims.memberId}`, res);
+    sendRateLimit(await deps.limits.api.hit(`session:${claims.memberId}`), res);
     res.locals.session = claims;
     next();
   };

@@ -6,6 +6,7 @@ import { toMember, toOrganization } from '../domain/serialize';
 import { rowAllowsOrigin } from '../embed-origins';
 import { unavailableError } from '../faults';
 import { clearCorsHeaders, setCorsHeaders } from '../http/cors';
+import { rateLimitOn } from '../http/rate-limit';
 import { type ExactRoutes, mountJson, type RouteContext } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueHandoff } from '../sso/embed-handoff';
@@ -62,7 +63,7 @@ function exchangeHandler(deps: Deps) {
     let verified: Awaited<ReturnType<typeof verifyHostToken>>;
     try {
       verified = await verifyHostToken(deps, body.jwt, {
-        rateLimit: res,
+        rateLimit: rateLimitOn(res),
         onOrganization: origin ? corsFor : undefined,
         admit: (org) => {
           if (origin && !rowAllowsOrigin(org, origin)) {
@@ -120,7 +121,7 @@ function browserSignInHandler(deps: Deps) {
         claims,
         member: read,
       } = await verifyHostToken(deps, jwt, {
-        rateLimit: res,
+        rateLimit: rateLimitOn(res),
         admit: (org) => {
           if (!org.fullEmbedEnabled)
             throw forbidden(

@@ -1,6 +1,5 @@
 import type { KeyObject } from 'node:crypto';
 import type { SsoClaims } from '@bridgekit/contract';
-import type { Response } from 'express';
 import { ApiError } from '../api-error';
 import type { Deps } from '../deps';
 import { newId } from '../domain/ids';
@@ -10,7 +9,7 @@ import {
   previousSecretLive,
 } from '../domain/jwt-secret';
 import { normalizeEmail } from '../domain/members';
-import type { RateLimitOutcome } from '../rate-limit';
+import type { RateLimitOutcome, RateLimitVerdict } from '../rate-limit';
 import { findMemberByEmail, findMemberByUser, type MemberWithUser } from '../store/members';
 import { findOrganizationById, type OrganizationRow } from '../store/organizations';
 import {
@@ -86,11 +85,11 @@ export interface VerifyHostTokenOptions {
   admit?: (org: OrganizationRow) => Promise<void> | void;
   /**
    * Counts one hit on the SSO rate limit (`sso:<organization id>`) before the `jti` is used,
-   * with its headers on this response; past the limit a 429 comes first, before any refusal
-   * of `admit`, and the `jti` stays unused. Where the limiter keeps its counters next to the
+   * and hands its verdict to this function (the HTTP layer's: it sets the headers, and past the
+   * limit throws the 429, which then comes before any refusal of `admit`, the `jti` unused). Where the limiter keeps its counters next to the
    * used `jti`s (PostgreSQL, or Redis), the hit and the claim are one round trip.
    */
-  rateLimit?: Response;
+  rateLimit?: (verdict: RateLimitVerdict) => void;
   /**
    * Called with the organization row an attempt relies on (undefined: no such organization),
    * once the token names one; when an attempt starts over on a fresh read it is called again,
@@ -291,8 +290,7 @@ async function admitAndClaim(
       if (attempt.kept) throw new ReadAfresh();
       // The hit was counted already (a 429 still comes first).
       const held = heldFor(attempt, org.id, claim);
-      if (held) limiter.enforce(held.outcome, rateLimit);
-      else await limiter.hit(`sso:${org.id}`, rateLimit);
+      rateLimit(held ? limiter.verdict(held.outcome) : await limiter.hit(`sso:${org.id}`));
       throw refusal;
     }
     if (claim) {
@@ -300,7 +298,7 @@ async function admitAndClaim(
       if (fresh !== undefined) return fresh;
     }
     if (attempt.kept) throw new ReadAfresh();
-    await limiter.hit(`sso:${org.id}`, rateLimit);
+    rateLimit(await limiter.hit(`sso:${org.id}`));
   } else {
     await admit?.(org);
   }
@@ -320,7 +318,7 @@ function heldFor(attempt: Attempt, orgId: string, claim: JtiClaim | undefined) {
  */
 async function countAndClaim(
   deps: Deps,
-  rateLimit: Response,
+  rateLimit: (verdict: RateLimitVerdict) => void,
   attempt: Attempt,
   org: OrganizationRow,
   claim: JtiClaim,
@@ -330,7 +328,7 @@ async function countAndClaim(
   const held = heldFor(attempt, org.id, claim);
   if (held) {
     held.used = true;
-    limiter.enforce(held.outcome, rateLimit);
+    rateLimit(limiter.verdict(held.outcome));
     return held.outcome.fresh;
   }
   const counted = await deps.replay.consumeCountingHit?.(
@@ -355,7 +353,7 @@ async function countAndClaim(
     attempt.checked = true;
     attempt.read = { org, member: { email: kept.email, row: counted.member } };
   }
-  limiter.enforce(counted, rateLimit);
+  rateLimit(limiter.verdict(counted));
   return counted.fresh;
 }
 

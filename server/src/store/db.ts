@@ -18,14 +18,14 @@ import {
   pgTimeoutOptions,
 } from './pg-timeouts';
 import { registerRawReader } from './precompiled';
-import type { Database } from './schema';
+import type { Database, Db } from './schema';
 import { cachedSqlite } from './sqlite-cached';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { ImmediateSqliteDialect } from './sqlite-immediate';
 
 const pgModule = lazy<typeof Pg>('pg');
 
-export type Db = Kysely<Database>;
+export type { Db };
 export type Engine = 'sqlite' | 'postgres';
 export type VersionedTable = (typeof VERSIONED_TABLES)[number];
 

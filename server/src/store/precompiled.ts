@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './db';
+import type { Db } from './schema';
 
 const SLOT = Symbol('bk.slot');
 type Slot = { readonly [SLOT]: number };

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+
 // Column names are snake_case in SQL; Kysely's CamelCasePlugin maps them.
 // Booleans are stored as 0/1 integers and timestamps as ISO 8601 strings on both engines.
 
@@ -224,3 +226,6 @@ export interface Database {
   webhookEvents: WebhookEventsTable;
   webhookDeliveries: WebhookDeliveriesTable;
 }
+
+/** The store's database handle (a transaction is one too). */
+export type Db = Kysely<Database>;

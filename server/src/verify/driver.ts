@@ -1,17 +1,6 @@
 import type { DatabaseContext, VerifyFailure } from './failures';
 import type { Scope } from './scope';
 
-/**
- * A failure a driver recognises from protocol-level facts rather than an error code: the server
- * refused TLS although it is required, or wanted a password and none was given.
- */
-export class ProbeError extends Error {
-  constructor(readonly code: 'ssl-unsupported' | 'no-password') {
-    super(code === 'ssl-unsupported' ? 'The server does not accept SSL' : 'No password given');
-    this.name = 'ProbeError';
-  }
-}
-
 /** Where and as whom a driver connects, once the route (direct or SSH tunnel) is open. */
 export interface DriverTarget {
   /** The address to connect to (already checked), or the local end of an SSH tunnel. */

@@ -1,5 +1,15 @@
-import { ProbeError } from './driver';
 import { NetworkPolicyError } from './network-policy';
+
+/**
+ * A failure a driver recognises from protocol-level facts rather than an error code: the server
+ * refused TLS although it is required, or wanted a password and none was given.
+ */
+export class ProbeError extends Error {
+  constructor(readonly code: 'ssl-unsupported' | 'no-password') {
+    super(code === 'ssl-unsupported' ? 'The server does not accept SSL' : 'No password given');
+    this.name = 'ProbeError';
+  }
+}
 
 /**
  * Why a connection failed, as a 422's detail and the form fields to blame: an unresolvable host

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { Connection as MysqlClient, QueryValues } from 'mysql2';
-import { type Connection, type Driver, type DriverTarget, ProbeError } from './driver';
+import type { Connection, Driver, DriverTarget } from './driver';
 import {
   authFailed,
   codeOf,
@@ -8,6 +8,7 @@ import {
   databaseDenied,
   databaseNotFound,
   fail,
+  ProbeError,
   serverClosed,
   serverRefused,
   sslUnsupported,

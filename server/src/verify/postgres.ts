@@ -1,11 +1,12 @@
 import { Socket } from 'node:net';
-import { type Connection, type Driver, type DriverTarget, ProbeError } from './driver';
+import type { Connection, Driver, DriverTarget } from './driver';
 import {
   authFailed,
   codeOf,
   type DatabaseContext,
   databaseNotFound,
   fail,
+  ProbeError,
   serverClosed,
   serverRefused,
   transportFailure,

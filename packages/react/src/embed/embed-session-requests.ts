@@ -1,6 +1,6 @@
 import type { FetchLike } from '@bridgekit/client';
 import type { EmbedSession } from '@bridgekit/contract';
-import type { EmbedSessionInfo } from './embed-session';
+import type { EmbedSessionInfo } from './embed-session-info';
 
 /** Where the full-embed page trades its handoff code for a bearer token (same origin). */
 export const EMBED_SESSION_PATH = '/embed/session';

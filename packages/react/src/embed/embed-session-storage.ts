@@ -1,4 +1,7 @@
-import type { EmbedSessionInfo, EmbedSessionOptions } from './embed-session';
+import type { EmbedSessionInfo } from './embed-session-info';
+
+/** The part of `sessionStorage` a tab's session is kept in. */
+export type TabStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** The page's session kept in tab storage, so that a reload of the frame resumes it. */
 export interface TabSession {
@@ -9,7 +12,7 @@ export interface TabSession {
 }
 
 /** The tab's stored session of organization `slug`; a session of another is never read. */
-export function tabSession(storage: EmbedSessionOptions['storage'], slug: string): TabSession {
+export function tabSession(storage: TabStorage | null | undefined, slug: string): TabSession {
   const key = `bridgekit.embed.${slug}`;
   return {
     read() {

@@ -1,5 +1,6 @@
 import { BridgeError, type FetchLike, type GetSessionToken } from '@bridgekit/client';
 import type { EmbedSession, RenewedSession } from '@bridgekit/contract';
+import type { EmbedSessionInfo } from './embed-session-info';
 import {
   requestRenewal,
   requestSession,
@@ -7,21 +8,10 @@ import {
   sessionInfo,
   sessionPost,
 } from './embed-session-requests';
-import { type TabSession, tabSession } from './embed-session-storage';
+import { type TabSession, type TabStorage, tabSession } from './embed-session-storage';
 
+export type { EmbedSessionInfo } from './embed-session-info';
 export { EMBED_SESSION_PATH, REFRESH_PATH } from './embed-session-requests';
-
-/** The page's session: the token and who it is for, times in ms since the epoch. */
-export interface EmbedSessionInfo {
-  slug: string;
-  sessionToken: string;
-  expiresAt: number;
-  absoluteExpiresAt: number;
-  organizationId: string;
-  organizationName: string;
-  memberId: string;
-  framingOrigin: string;
-}
 
 /**
  * `signing-in` until the code is redeemed (or the tab's session resumed); `ended` for good:
@@ -44,7 +34,7 @@ export interface EmbedSessionOptions {
   /** Milliseconds since the epoch; tests set it. */
   now?: (() => number) | undefined;
   /** Tab-scoped storage for reloads (`sessionStorage`); null where the browser refuses it. */
-  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null | undefined;
+  storage?: TabStorage | null | undefined;
   /** The framing page's origin as the browser reports it (`location.ancestorOrigins[0]`). */
   ancestorOrigin?: string | undefined;
 }

@@ -12,9 +12,9 @@ import {
   toWebhookDelivery,
   toWebhookEndpoint,
   updateEndpoint,
-} from './endpoints';
-import { recordTestEvent } from './events';
-import { findDelivery, findEndpoint, listDeliveries, listEndpoints } from './store';
+} from '../webhooks/endpoints';
+import { recordTestEvent } from '../webhooks/events';
+import { findDelivery, findEndpoint, listDeliveries, listEndpoints } from '../webhooks/store';
 
 /** The webhook endpoints of an organization: ADMIN, API key only. */
 export function webhookRoutes(
