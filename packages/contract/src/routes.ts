@@ -373,7 +373,7 @@ export const routes = {
     params: WebhookEndpointParams,
     status: 200,
     response: dataOf(WebhookEndpoint),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   updateWebhookEndpoint: {
     method: 'patch',
@@ -400,7 +400,7 @@ export const routes = {
     params: WebhookEndpointParams,
     status: 200,
     response: dataOf(WebhookEndpoint),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   rotateWebhookSecret: {
     method: 'post',
@@ -413,7 +413,7 @@ export const routes = {
     params: WebhookEndpointParams,
     status: 200,
     response: dataOf(WebhookEndpointWithSecret),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   testWebhookEndpoint: {
     method: 'post',
@@ -426,7 +426,7 @@ export const routes = {
     params: WebhookEndpointParams,
     status: 202,
     response: dataOf(WebhookDelivery),
-    errors: [...IN_ORG, 'Forbidden'],
+    errors: [...IN_ORG, 'ValidationError', 'Forbidden'],
   },
   listWebhookDeliveries: {
     method: 'get',
