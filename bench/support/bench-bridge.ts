@@ -9,15 +9,19 @@ import {
  * limits out of the way. BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof` to profile it under load); BENCH_STDOUT=1 shows its log;
  * BENCH_BRIDGE_ENV adds settings for an A/B (e.g. `BRIDGE_METRICS_PORT=0`: metrics on).
+ * `bundle` (or BENCH_BUNDLE) runs another build's main.js (an A/B of two builds) instead of this
+ * one's.
  */
 export function startBenchBridge(
   env: Record<string, string> = {},
   launch?: BridgeProcessOptions['launch'],
   data?: BridgeProcessOptions['data'],
+  bundle?: string,
 ): Promise<BridgeProcess> {
   return startBridgeProcess({
     launch,
     data,
+    bundle: bundle ?? process.env.BENCH_BUNDLE,
     env: {
       BRIDGE_RATE_LIMIT_PER_MINUTE: '1000000',
       BRIDGE_SSO_RATE_LIMIT_PER_MINUTE: '1000000',
