@@ -126,7 +126,7 @@ export function requestContext(
     const logged = logProbes || !isProbe(req.url);
     const span = tracing.startRequest(req.method, req.headers);
     res.on('finish', () => {
-      const route = req.routeTemplate ?? (req.route?.path as string | undefined) ?? '(unmatched)';
+      const route = (req.route?.path as string | undefined) ?? '(unmatched)';
       metrics.request(route, req.method, res.statusCode, (performance.now() - started) / 1000);
       span?.end(route, res.statusCode);
       if (!logged) return;

@@ -4,7 +4,6 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import type { z } from 'zod';
 import { forbidden } from '../api-error';
 import type { Principal } from '../deps';
-import { type ExactRoutes, isExactPath } from './exact-routes';
 import { JsonBody } from './json-cache';
 import { refuseStrayInput } from './stray-input';
 import { parseInput } from './validate';
@@ -31,8 +30,6 @@ export interface RouteMiddleware {
   authTakesOnly?: BearerCredential;
   body?: RequestHandler;
   before?: RequestHandler[];
-  /** Also answer the route from this table by its exact path, when it has no parameters. */
-  exact?: ExactRoutes | undefined;
 }
 
 export interface RouteContext<R extends RouteDef, M extends RouteMiddleware = RouteMiddleware> {
@@ -101,7 +98,5 @@ export function mountJson<R extends RouteDef, M extends RouteMiddleware>(
       res.send(result.bytes);
     } else res.status(route.status).json(result);
   });
-  const path = expressPath(route.path);
-  router[route.method](path, ...chain);
-  if (middleware.exact && isExactPath(path)) middleware.exact.add(route.method, path, chain);
+  router[route.method](expressPath(route.path), ...chain);
 }

@@ -13,7 +13,5 @@ declare module 'express-serve-static-core' {
     principal?: Principal;
     /** `performance.now()` when the request reached the app: what it reads is no older. */
     arrivedAt: number;
-    /** The route answered from the exact-path table (ExactRoutes), for metrics and traces. */
-    routeTemplate?: string;
   }
 }

@@ -9,7 +9,6 @@ import { createOrganization } from '../domain/organizations';
 import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
 import { optionalJsonBody } from '../http/body';
-import type { ExactRoutes } from '../http/exact-routes';
 import { jsonBodyCache } from '../http/json-cache';
 import { mountJson } from '../http/route';
 import {
@@ -18,7 +17,7 @@ import {
   organizationListVersion,
 } from '../store/organizations';
 
-type Middleware = { auth: RequestHandler; body: RequestHandler; exact?: ExactRoutes };
+type Middleware = { auth: RequestHandler; body: RequestHandler };
 
 /** The secret goes only to an API key: an embed session, whatever its role, never gets it. */
 const secretFor = (deps: Deps, principal: Principal, include: 'jwtSecret' | undefined) =>

@@ -4,7 +4,6 @@ import { ApiError, forbidden } from '../api-error';
 import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
-import type { ExactRoutes } from '../http/exact-routes';
 import { sendRateLimit } from '../http/rate-limit';
 import { mountJson } from '../http/route';
 import type { SessionClaims } from '../sso/session-token';
@@ -34,11 +33,7 @@ function signedSession(deps: Deps): RequestHandler {
 }
 
 /** The calling session: who it is now, renewal, and logout. */
-export function sessionRoutes(
-  router: Router,
-  deps: Deps,
-  mw: { auth: RequestHandler; exact?: ExactRoutes },
-) {
+export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHandler }) {
   mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
     const { session, org } = principal;
     const member = await findMember(deps.store.db, org.id, session.memberId);
