@@ -17,7 +17,8 @@ import {
   type TestBridge,
 } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
 import { type Received, type Receiver, startReceiver } from './receiver';
 
 const FAST = { pollMs: 50, scheduleMs: [0, 200, 200] };
@@ -25,7 +26,7 @@ const ALL = WebhookEventType.options;
 
 describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine) => {
   let bridge: TestBridge;
-  let dispatcher: Dispatcher;
+  let dispatcher: Lifecycle;
   let receiver: Receiver;
   let admin: { key: string; email: string };
   let orgId: string;
@@ -59,7 +60,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine
 
   beforeAll(async () => {
     bridge = await startBridge(engine);
-    dispatcher = startDispatcher(bridge.deps, FAST);
+    dispatcher = await startJobs(bridge.deps, { dataSources: false, webhooks: FAST });
     admin = await bridge.newUser();
     orgId = (
       await bridge.request('POST', '/api/public/organizations', {
@@ -367,7 +368,10 @@ describe.each(['sqlite', 'postgres'] as const)(
       try {
         receiver.answer.status = 502;
         const first = await serveBridge(env);
-        const dispatcher = startDispatcher(first.deps, { pollMs: 50, scheduleMs: [0, 1_500, 200] });
+        const dispatcher = await startJobs(first.deps, {
+          dataSources: false,
+          webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
+        });
         const { createApiKeyForEmail } = await import('../../src/domain/api-key-admin');
         const { key } = await createApiKeyForEmail(
           first.deps.store.db,
@@ -398,7 +402,10 @@ describe.each(['sqlite', 'postgres'] as const)(
 
         receiver.answer.status = 204;
         const second = await serveBridge(env);
-        const again = startDispatcher(second.deps, { pollMs: 50, scheduleMs: [0, 1_500, 200] });
+        const again = await startJobs(second.deps, {
+          dataSources: false,
+          webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
+        });
         try {
           const log = await until(
             'delivered by the restarted bridge',

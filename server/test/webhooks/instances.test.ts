@@ -2,7 +2,8 @@ import { pageOf, WebhookDelivery } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
 import { createSharedPg, type SharedPg, startBridgeOn } from '../sso-http/support';
 import { type Receiver, startReceiver } from './receiver';
 
@@ -12,7 +13,7 @@ describe('webhook delivery by two bridges on one PostgreSQL', () => {
   let pg: SharedPg;
   let one: TestBridge;
   let two: TestBridge;
-  let dispatchers: Dispatcher[] = [];
+  let dispatchers: Lifecycle[] = [];
   let receiver: Receiver;
 
   beforeAll(async () => {
@@ -46,8 +47,8 @@ describe('webhook delivery by two bridges on one PostgreSQL', () => {
     }
     receiver.answer.delayMs = 20;
     dispatchers = [
-      startDispatcher(one.deps, { pollMs: 20, perEndpoint: 4 }),
-      startDispatcher(two.deps, { pollMs: 20, perEndpoint: 4 }),
+      await startJobs(one.deps, { dataSources: false, webhooks: { pollMs: 20, perEndpoint: 4 } }),
+      await startJobs(two.deps, { dataSources: false, webhooks: { pollMs: 20, perEndpoint: 4 } }),
     ];
     for (let i = 0; i < EVENTS; i++) {
       const via = i % 2 === 0 ? one : two;
