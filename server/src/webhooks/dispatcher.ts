@@ -7,7 +7,7 @@ import { webhookHeaders } from './signing';
 import {
   type DueDelivery,
   dueDeliveries,
-  findEndpointById,
+  type EndpointRow,
   findLeased,
   leaseDeliveries,
   leasedByEndpoint,
@@ -84,8 +84,7 @@ async function attempt(
   leaseUntil: string,
   settings: { scheduleMs: readonly number[]; limits: SendLimits },
 ) {
-  const endpoint = await findEndpointById(deps.store.db, delivery.endpointId);
-  if (!endpoint) return;
+  const endpoint: EndpointRow = delivery;
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   const secrets = signingSecrets(deps, endpoint);
   const headers = webhookHeaders(secrets, delivery.eventId, timestamp, delivery.payload);
@@ -109,7 +108,7 @@ async function attempt(
   };
   const { db } = deps.store;
   if (ok) {
-    await recordAttempt(db, delivery.id, leaseUntil, {
+    await recordAttempt(db, delivery.deliveryId, leaseUntil, {
       ...base,
       status: 'succeeded',
       nextAttemptAt: null,
@@ -119,11 +118,11 @@ async function attempt(
   const wait = settings.scheduleMs[attempts];
   if (wait !== undefined) {
     const next = new Date(at.getTime() + wait).toISOString();
-    await recordAttempt(db, delivery.id, leaseUntil, { ...base, nextAttemptAt: next });
+    await recordAttempt(db, delivery.deliveryId, leaseUntil, { ...base, nextAttemptAt: next });
     return;
   }
   await db.transaction().execute(async (tx) => {
-    await recordAttempt(tx, delivery.id, leaseUntil, {
+    await recordAttempt(tx, delivery.deliveryId, leaseUntil, {
       ...base,
       status: 'failed',
       nextAttemptAt: null,
@@ -131,11 +130,11 @@ async function attempt(
     await tx
       .updateTable('webhookEndpoints')
       .set({ enabled: 0, disabledReason: givenUp(attempts, last), disabledAt: at.toISOString() })
-      .where('id', '=', delivery.endpointId)
+      .where('id', '=', endpoint.id)
       .where('enabled', '=', 1)
       .execute();
   });
-  deps.log.warn({ endpointId: delivery.endpointId, attempts }, 'webhook endpoint disabled');
+  deps.log.warn({ endpointId: endpoint.id, attempts }, 'webhook endpoint disabled');
 }
 
 /**

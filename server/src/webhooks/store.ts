@@ -8,12 +8,12 @@ import type {
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-/** A delivery with what sending it needs: its event and its endpoint. */
-export type DueDelivery = DeliveryRow & {
-  eventType: string;
+/** A delivery's endpoint with what sending it needs of the delivery and its event. */
+export type DueDelivery = EndpointRow & {
+  deliveryId: string;
+  eventId: string;
+  attempts: number;
   payload: string;
-  url: string;
-  organizationId: string;
 };
 export type DeliveryWithType = DeliveryRow & { eventType: string };
 
@@ -181,8 +181,9 @@ export async function leaseDeliveries(
 }
 
 /**
- * The delivery `id` with its event and endpoint, if it is still pending under `leaseUntil`
- * (else it was sent, deleted or leased again since) and its endpoint enabled.
+ * The endpoint of delivery `id` with the delivery's attempts and its event's payload (one
+ * read), if it is still pending under `leaseUntil` (else it was sent, deleted or leased again
+ * since) and its endpoint enabled.
  */
 export const findLeased = (
   db: Db,
@@ -193,8 +194,8 @@ export const findLeased = (
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
     .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
-    .selectAll('d')
-    .select(['e.type as eventType', 'e.payload', 'w.url', 'w.organizationId'])
+    .selectAll('w')
+    .select(['d.id as deliveryId', 'd.eventId', 'd.attempts', 'e.payload'])
     .where('d.id', '=', id)
     .where('d.leaseUntil', '=', leaseUntil)
     .where('d.status', '=', 'pending')
