@@ -91,6 +91,8 @@ interface Side {
   name: string;
   deliveries: boolean;
   bundle?: string;
+  /** Background jobs off: the events are queued, never delivered. */
+  queueOnly?: boolean;
 }
 
 async function round(
@@ -101,7 +103,7 @@ async function round(
 ) {
   const bridge = await startBenchBridge(
     {
-      BRIDGE_BACKGROUND_JOBS: 'true',
+      BRIDGE_BACKGROUND_JOBS: side.queueOnly ? 'false' : 'true',
       BRIDGE_HEALTH_INTERVAL_S: '86400',
       BRIDGE_SYNC_INTERVAL_S: '86400',
       BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -140,7 +142,8 @@ async function round(
  * machine's load falls on all; the result is the median of the rounds' own ratios to the idle
  * side, with their spread. The queuing requests count against the deliveries side.
  * BENCH_WEBHOOKS_AGAINST=<commit> adds that commit's build delivering the same load, for an
- * A/B of the delivery code.
+ * A/B of the delivery code; BENCH_WEBHOOKS_QUEUE_ONLY=1 adds the queuing requests alone
+ * (background jobs off), which splits the cost between queuing and delivering.
  */
 export async function run() {
   const against = process.env.BENCH_WEBHOOKS_AGAINST;
@@ -150,6 +153,9 @@ export async function run() {
     { name: `${PER_MINUTE}/min`, deliveries: true },
     ...(previous && against
       ? [{ name: `${PER_MINUTE}/min on ${against}`, deliveries: true, bundle: previous.bundle }]
+      : []),
+    ...(process.env.BENCH_WEBHOOKS_QUEUE_ONLY
+      ? [{ name: `${PER_MINUTE}/min queued, none sent`, deliveries: true, queueOnly: true }]
       : []),
   ];
   console.log(
