@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../deps';
 import { BUSY_RETRY_MS, type JobKind, paced, runJob, slotOf, sweepOpen } from './jobs';
-import type { JobEngine, QueueWorker } from './lifecycle';
+import type { EngineOptions, JobEngine, QueueWorker } from './lifecycle';
 
 interface Job {
   kind: JobKind;
@@ -18,13 +18,6 @@ interface Sweeps {
   signal: AbortSignal;
   later: Later;
   enqueue(job: Job): void;
-}
-
-/** What one engine runs: the data sources' jobs (unless false) and the queues of `workers`. */
-export interface EngineOptions {
-  dataSources: boolean;
-  // biome-ignore lint/suspicious/noExplicitAny: each worker has its own job type
-  workers: QueueWorker<any>[];
 }
 
 /**

@@ -32,6 +32,13 @@ export interface QueueWorker<T> {
   dropped?(jobs: T[]): Promise<void>;
 }
 
+/** What one engine runs: the data sources' jobs (unless false) and the queues of `workers`. */
+export interface EngineOptions {
+  dataSources: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: each worker has its own job type
+  workers: QueueWorker<any>[];
+}
+
 /** The engine's side of the extra queues: what sends to them. */
 export interface JobEngine extends Lifecycle {
   /** Queues `jobs` on `queue`, due at once, and wakes this instance's worker of it. */

@@ -4,10 +4,9 @@ import type PgBoss from 'pg-boss';
 import type { Deps } from '../deps';
 import { lazy } from '../lazy';
 import { pg as pgModule } from '../verify/modules';
-import type { EngineOptions } from './in-process';
 import { QUEUE, SWEEP } from './job-schema';
 import { BUSY_RETRY_MS, type JobKind, paced, runJob, slotOf, sweepOpen } from './jobs';
-import type { JobEngine } from './lifecycle';
+import type { EngineOptions, JobEngine } from './lifecycle';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 
@@ -39,11 +38,17 @@ function waker() {
     async sleep(signal: AbortSignal, ms: number) {
       if (!woken) {
         await new Promise<void>((resolve) => {
-          ring = resolve;
-          void sleep(signal, ms).then(resolve);
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            ring = undefined;
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          signal.addEventListener('abort', done);
+          ring = done;
         });
       }
-      ring = undefined;
       woken = false;
     },
   };
