@@ -3,7 +3,7 @@ import type { Organization, UpdateOrganizationBody } from '@bridgekit/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { CheckboxField, describedBy, FieldMessages, TextField } from '../data-source-form/fields';
 import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 import { type OriginEntry, originErrors, originsToSend } from './origins';
 import { OriginsEditor } from './origins-editor';
 import type { SettingsContext } from './settings-context';
@@ -131,7 +131,7 @@ function useGeneralForm(props: GeneralFormProps) {
       onSaved(data);
     } catch (caught) {
       setStatus('idle');
-      if (isAdminRequired(caught)) sessionStoreOf(client).refuse(organization.id);
+      if (isAdminRequired(caught)) refuseAdmin(client, organization.id);
       else if (isBridgeError(caught) && Object.keys(caught.fieldErrors).length > 0) {
         const texts = fieldTexts(caught, messages);
         setFields(texts);
