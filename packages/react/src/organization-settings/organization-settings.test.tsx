@@ -308,6 +308,45 @@ describe('OrganizationSettings', () => {
     await screen.findByLabelText('Name');
   });
 
+  it('is keyboard-complete: Tab reaches every control in order; Save and Delete by keys', async () => {
+    const { user, calls } = renderKit(<OrganizationSettings orgId={ORG} />, bridge, {
+      role: null,
+    });
+    await screen.findByLabelText('Name');
+    const names: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      await user.tab();
+      const el = document.activeElement as HTMLElement;
+      names.push(el.getAttribute('aria-label') ?? (el.labels?.[0]?.textContent || el.textContent!));
+    }
+    expect(names).toEqual([
+      'Name',
+      'Slug',
+      'AI context',
+      'Allow the full-embed page',
+      'Origin 1',
+      'Remove origin 1',
+      'Add origin',
+      'Save changes',
+      'Rotate secret',
+      'Delete organization',
+    ]);
+    // Save with Enter in a field, then open Delete with the keyboard and confirm by typing.
+    await user.type(screen.getByLabelText('AI context'), 'EUR');
+    await user.click(screen.getByLabelText('Name'));
+    await user.keyboard('{Enter}');
+    await screen.findByText('Saved.');
+    expect(calls.at(-1)?.body).toEqual({ customAiContext: 'EUR' });
+    screen.getByRole('button', { name: 'Delete organization' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = screen.getByRole('dialog', { name: 'Delete organization?' });
+    await user.keyboard('{Escape}');
+    expect(dialog.isConnected).toBe(false);
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Delete organization' }),
+    );
+  });
+
   it('has no axe violations, rotation and origin errors shown', async () => {
     const { user } = renderKit(<OrganizationSettings orgId={ORG} />, bridge, { role: null });
     await screen.findByLabelText('Name');
