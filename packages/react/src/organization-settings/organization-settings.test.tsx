@@ -316,7 +316,7 @@ describe('OrganizationSettings', () => {
     const names: string[] = [];
     for (let i = 0; i < 10; i++) {
       await user.tab();
-      const el = document.activeElement as HTMLElement;
+      const el = document.activeElement as HTMLInputElement;
       names.push(el.getAttribute('aria-label') ?? (el.labels?.[0]?.textContent || el.textContent!));
     }
     expect(names).toEqual([
