@@ -8,15 +8,14 @@ import {
  * The bridge as the benchmarks run it: its own process on fresh data (or `data`), default logging, request
  * limits out of the way. BENCH_NODE_ARGS adds node flags (e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof` to profile it under load); BENCH_STDOUT=1 shows its log;
- * BENCH_BRIDGE_ENV adds settings for an A/B (e.g. `BRIDGE_METRICS_PORT=0`: metrics on).
- * `bundle` (or BENCH_BUNDLE) runs another build's main.js (an A/B of two builds) instead of this
- * one's.
+ * BENCH_BRIDGE_ENV adds settings for an A/B (e.g. `BRIDGE_METRICS_PORT=0`: metrics on). `bundle`
+ * (or BENCH_BUNDLE) runs another build (another commit's, for an A/B of code).
  */
 export function startBenchBridge(
   env: Record<string, string> = {},
   launch?: BridgeProcessOptions['launch'],
   data?: BridgeProcessOptions['data'],
-  bundle?: string,
+  bundle?: BridgeProcessOptions['bundle'],
 ): Promise<BridgeProcess> {
   return startBridgeProcess({
     launch,

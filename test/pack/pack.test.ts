@@ -208,7 +208,7 @@ describe('the packed packages in a host app', () => {
         { displayName: 'Warehouse', host: PG.host, port: PG.port, sslEnabled: false },
       ]);
       expect(await page.content()).not.toContain(key);
-      await useAdminPage(page);
+      await useAdminPage(page, key, orgId);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in as Grace Hopper (member)' }).click();
@@ -228,15 +228,24 @@ describe('the packed packages in a host app', () => {
 });
 
 /** The admin page of the kit's lifecycle components, against the real bridge. */
-async function useAdminPage(page: Page) {
+async function useAdminPage(page: Page, key: string, orgId: string) {
   await page.getByRole('button', { name: 'Organization admin' }).click();
   const settings = page.locator('.bk-organization-settings');
   await settings.getByLabel('Name').waitFor(WAIT);
-  // The origin rule the bridge runs, in the page: per entry, before any request.
-  await settings.getByRole('button', { name: 'Add origin' }).click();
-  await page.keyboard.type('http://example.com');
-  await page.keyboard.press('Tab');
-  await settings.getByText('http:// is allowed only for localhost and 127.0.0.1').waitFor(WAIT);
+  // A session may change the name and AI context; slug, full embed, origins and deletion take an
+  // API key at the bridge, so the page shows them read-only or not at all.
+  await settings.getByText(/set by your application with an API key/).waitFor(WAIT);
+  expect(await settings.getByLabel('Slug').isEditable()).toBe(false);
+  expect(
+    await settings.getByRole('button', { name: /Add origin|Delete organization/ }).count(),
+  ).toBe(0);
+  await settings.getByLabel('AI context').fill('Amounts are in EUR.');
+  await settings.getByRole('button', { name: 'Save changes' }).click();
+  await settings.getByText('Saved.').waitFor(WAIT);
+  const { data: saved } = (await bridgeApi(key, 'GET', `/api/public/organizations/${orgId}`)) as {
+    data: { customAiContext: string | null };
+  };
+  expect(saved.customAiContext).toBe('Amounts are in EUR.');
   // The API key's owner created the organization as its ADMIN, so Ada's role can change.
   const members = page.getByRole('region', { name: 'Members' });
   await members.getByText('Ada Lovelace (you)').waitFor(WAIT);
