@@ -5,11 +5,11 @@ import path from 'node:path';
 import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { contrast } from '../../packages/react/src/provider/accent';
 import { launchChromium } from '../e2e/support/browser';
 import { stopGroup } from '../e2e/support/process-group';
-import { cleanEnv, packAll, type Run, run } from '../pack/support/host-app';
+import { cleanEnv, type Run, run } from '../pack/support/host-app';
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
 import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait';
@@ -95,9 +95,8 @@ beforeAll(async () => {
   const { data } = (await res.json()) as { data: { id: string; jwtSecret: string } };
   ({ id: orgId, jwtSecret } = data);
 
-  const tarballs = path.join(tmp, 'tarballs');
-  mkdirSync(tarballs);
-  const packed = await timed('pack', () => packAll(tarballs));
+  // Packed once per run by the pack layer's global setup (test/pack/support/packed.ts).
+  const { dir: tarballs, packed } = inject('tarballs');
   const install = await timed('install', () =>
     installRoot(
       root,
