@@ -122,9 +122,11 @@ export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
-    // Files in parallel: most wait on I/O (child processes, browsers, PostgreSQL), so more
-    // workers than cores pays; Vitest's default on a 2-core machine is one worker.
-    maxWorkers: Number(process.env.BRIDGEKIT_TEST_WORKERS ?? 3),
+    // Two files at a time: Vitest's default on a 2-core machine is one worker, which leaves a
+    // core idle while a file waits on its child processes, browsers or PostgreSQL. More workers
+    // than cores starve the files that bound latencies (drains, the fault matrix) and browser
+    // waits on a busy machine. BRIDGEKIT_TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.BRIDGEKIT_TEST_WORKERS ?? 2),
     sequence: { sequencer: SlowFirstSequencer },
     // `npm run test:coverage`: line coverage of the product's sources by the unit and API layers.
     coverage: {
