@@ -156,6 +156,11 @@ export default defineConfig({
           include: ['packages/react/src/**/*.test.{ts,tsx}', 'packages/react/test/**/*.test.tsx'],
           // The quick loop keeps the component tests; stories, SSR and translations run in full.
           exclude: ['**/node_modules/**', ...(QUICK ? ['packages/react/test/**'] : [])],
+          // A worker's files share one module graph (each still gets a fresh jsdom document):
+          // importing React, the kit and the testing libraries again for every file was over
+          // half of this project's CPU. BRIDGEKIT_ISOLATE=1 gives every file its own graph
+          // again, to rule out a test that depends on another file's module state.
+          isolate: process.env.BRIDGEKIT_ISOLATE === '1',
         },
       },
       node('e2e', ['test/e2e/**/*.test.ts']),
