@@ -6,11 +6,11 @@ import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
 import axe from 'axe-core';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { contrast } from '../../packages/react/src/provider/accent';
 import { launchChromium } from '../e2e/support/browser';
 import { stopGroup } from '../e2e/support/process-group';
-import { cleanEnv, packAll, type Run, run } from '../pack/support/host-app';
+import { cleanEnv, type Run, run } from '../pack/support/host-app';
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
 import { freePort } from '../support/free-port';
 import { type PgServer, startPgServer } from '../support/pg-server';
@@ -113,9 +113,8 @@ beforeAll(async () => {
   ({ id: orgId, jwtSecret } = data);
   dataSourceId = await timed('seed data source', () => seedWarehouse(key));
 
-  const tarballs = path.join(tmp, 'tarballs');
-  mkdirSync(tarballs);
-  const packed = await timed('pack', () => packAll(tarballs));
+  // Packed once per run by the pack layer's global setup (test/pack/support/packed.ts).
+  const { dir: tarballs, packed } = inject('tarballs');
   const install = await timed('install', () =>
     installRoot(
       root,
