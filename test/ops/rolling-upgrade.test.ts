@@ -94,7 +94,7 @@ describe('a rolling upgrade from the previous release, and back', () => {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       await client.query(
-        "begin; delete from kysely_migration where name in ('0015_key_checks', '0017_webhooks'); drop table key_checks, webhook_deliveries, webhook_events, webhook_endpoints; commit",
+        "begin; delete from kysely_migration where name in ('0015_key_checks', '0017_webhooks', '0020_api_key_hit_without_version'); drop table key_checks, webhook_deliveries, webhook_events, webhook_endpoints; commit",
       );
       await client.end();
       restarted = await startBridgeProcess({ data, bundle: previous.bundle });
@@ -108,7 +108,7 @@ describe('a rolling upgrade from the previous release, and back', () => {
       expect(refused.stderr).toContain('0015_key_checks');
     });
 
-    it('after undoing 0015 and 0017 it starts, with the data and both sessions', async () => {
+    it('after undoing 0015, 0017 and 0020 it starts, with the data and both sessions', async () => {
       expect(await asSession(restarted.url, oldSession, admin.orgId)).toBe(200);
       expect(await asSession(restarted.url, newSession, admin.orgId)).toBe(200);
       const list = await call(restarted.url, admin.key, 'GET', '/api/public/organizations');
@@ -123,7 +123,11 @@ describe('a rolling upgrade from the previous release, and back', () => {
       // The log is written in batches: wait for the line rather than read at once.
       await upgraded.waitForOutput('migrations applied', 10_000);
       const applied = jsonLines(upgraded.stdout()).find((l) => l.msg === 'migrations applied');
-      expect(applied?.applied).toEqual(['0015_key_checks', '0017_webhooks']);
+      expect(applied?.applied).toEqual([
+        '0015_key_checks',
+        '0017_webhooks',
+        '0020_api_key_hit_without_version',
+      ]);
       expect(await asSession(upgraded.url, oldSession, admin.orgId)).toBe(200);
       await upgraded.stop();
     }, 60_000);

@@ -51,6 +51,7 @@ describe('instances started together on an empty PostgreSQL database', () => {
         'bridgekit-health-sweep',
         'bridgekit-sync',
         'bridgekit-sync-sweep',
+        'bridgekit-webhook',
       ]);
     }
   });
