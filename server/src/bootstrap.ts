@@ -12,10 +12,10 @@ import { noLifecycle } from './lifecycle/lifecycle';
 import { createMetrics, noMetrics } from './observability/metrics';
 import { createTracing, noTracing } from './observability/tracing';
 import { createLimiter, type LimiterBackend } from './rate-limit';
-import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore, type Store } from './store/db';
 import { checkFreeSpace } from './store/disk-space';
+import { openSsoExchange } from './store/sso-exchange';
 import { createSlots } from './verify/slots';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
@@ -230,7 +230,7 @@ export async function bootstrap(
       maxAgeSeconds: config.sessionMaxAgeSeconds,
       now,
     }),
-    replay: redis ? redisReplayGuard(redis, now, store.pgPool) : storeReplayGuard(store, now),
+    sso: openSsoExchange(store, limits.sso, now),
     probes: {
       store: async () => {
         await store.ping();

@@ -43,20 +43,6 @@ export interface Store {
    */
   version(tables: readonly VersionedTable[]): Promise<string>;
   /**
-   * SQLite only: runs one write statement once per parameter list, in one transaction, right
-   * now, returning each run's rows. Undefined while another transaction holds the connection
-   * (the caller then goes through Kysely and waits its turn).
-   */
-  writeBatch?(
-    sqlText: string,
-    paramLists: readonly (readonly unknown[])[],
-  ): unknown[][] | undefined;
-  /**
-   * SQLite only: runs the statements in order, in one transaction, right now, returning each
-   * one's rows (each must return rows: `RETURNING`, or a read). Undefined as writeBatch.
-   */
-  writeSteps?(steps: readonly WriteStep[]): unknown[][] | undefined;
-  /**
    * Applies pending migrations, then `inLock` (PostgreSQL: in the same transaction, under the
    * migration lock); returns what was applied, in order.
    */
@@ -102,17 +88,8 @@ export const LIST_VERSION_TABLES = [
   'members',
 ] as const satisfies readonly VersionedTable[];
 
-/** One statement of Store.writeSteps. */
-export interface WriteStep {
-  sql: string;
-  params: readonly unknown[];
-}
-
 /** What each engine provides; openStore adds what both share. */
-type EngineParts = Pick<
-  Store,
-  'db' | 'pgPool' | 'version' | 'writeBatch' | 'writeSteps' | 'backup'
-> & {
+type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'backup'> & {
   checkpointer?: Checkpointer;
 };
 
@@ -168,8 +145,6 @@ function openPostgres(
       const [row] = await rawRead(storeVersionSql(tables), []);
       return (row?.version as string | undefined) ?? '';
     },
-    writeBatch: undefined,
-    writeSteps: undefined,
     backup: undefined,
   };
 }
@@ -204,17 +179,10 @@ function openSqlite(
       ? undefined
       : Promise.resolve(cached.read(sqlText, params) as readonly Record<string, unknown>[]),
   );
-  const writeSteps = (steps: readonly WriteStep[]) =>
-    file.inTransaction
-      ? undefined
-      : file.transaction(() => steps.map((step) => cached.prepare(step.sql).all(step.params)))();
   return {
     db,
     pgPool: undefined,
     version: async (tables) => String(cached.version(tables)),
-    writeBatch: (sqlText, paramLists) =>
-      writeSteps(paramLists.map((params) => ({ sql: sqlText, params }))),
-    writeSteps,
     backup: async (target) => {
       if (fs.existsSync(target)) throw new Error(`${target} already exists`);
       file.prepare('vacuum into ?').run(target);

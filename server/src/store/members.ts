@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Db } from './db';
 import { precompiled } from './precompiled';
 import type { MembersTable } from './schema';
+import { ensureUser, type NewUser } from './users';
 
 export type MemberRow = MembersTable;
 
@@ -48,6 +50,87 @@ const withUser = (db: Db) =>
 export const insertMember = (db: Db, member: MemberRow) =>
   db.insertInto('members').values(member).execute();
 
+export type MemberWithGroups = MemberWithUser & { groups: string | null };
+
+/** A membership added by addMembership: its role, groups and creation time. */
+export interface NewMembership {
+  id: string;
+  organizationId: string;
+  role: string;
+  groups: string | null;
+  createdAt: string;
+}
+
+/**
+ * Makes the user with `user.email` a member of the organization, in one transaction: the user
+ * is created unless the email exists, the membership unless the user has one there. `onAdded`
+ * runs in the transaction only when this call created the membership (the outbox event of the
+ * change goes there, so it exists exactly when the membership does). Undefined, with no
+ * membership written, when the organization does not exist. Safe when calls for one email race:
+ * one creates, the others find what it created.
+ */
+export function addMembership(
+  db: Db,
+  user: NewUser,
+  member: NewMembership,
+  onAdded?: (tx: Db, added: MemberWithGroups) => Promise<void>,
+): Promise<{ member: MemberWithGroups; created: boolean } | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const { user: row } = await ensureUser(tx, user);
+    // Into an organization that exists, or nothing (rather than a foreign-key error).
+    const inserted = await tx
+      .insertInto('members')
+      .columns(['id', 'organizationId', 'userId', 'role', 'groups', 'createdAt'])
+      .expression(
+        tx
+          .selectFrom('organizations')
+          .select([
+            sql<string>`cast(${member.id} as text)`.as('id'),
+            'id as organizationId',
+            sql<string>`cast(${row.id} as text)`.as('userId'),
+            sql<string>`cast(${member.role} as text)`.as('role'),
+            sql<string | null>`cast(${member.groups} as text)`.as('groups'),
+            sql<string>`cast(${member.createdAt} as text)`.as('createdAt'),
+          ])
+          .where('id', '=', member.organizationId),
+      )
+      .onConflict((oc) => oc.columns(['organizationId', 'userId']).doNothing())
+      .returning('id')
+      .execute();
+    const found = await withUser(tx)
+      .select('m.groups')
+      .where('m.organizationId', '=', member.organizationId)
+      .where('m.userId', '=', row.id)
+      .executeTakeFirst();
+    if (!found) return undefined;
+    const created = inserted.length > 0;
+    if (created) await onAdded?.(tx, found);
+    return { member: found, created };
+  });
+}
+
+/**
+ * Sets a member's user names and, when given, the membership's groups (what a sign-in's
+ * claims say), in one transaction.
+ */
+export function updateSignInDetails(
+  db: Db,
+  member: { organizationId: string; userId: string },
+  names: { firstName: string | null; lastName: string | null; fullName: string | null },
+  groups: string | null,
+): Promise<void> {
+  return db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set(names).where('id', '=', member.userId).execute();
+    if (groups === null) return;
+    await tx
+      .updateTable('members')
+      .set({ groups })
+      .where('organizationId', '=', member.organizationId)
+      .where('userId', '=', member.userId)
+      .execute();
+  });
+}
+
 export const findMember = (
   db: Db,
   orgId: string,
@@ -84,8 +167,7 @@ export const findMemberByEmail = async (
   db: Db,
   orgId: string,
   email: string,
-): Promise<(MemberWithUser & { groups: string | null }) | undefined> =>
-  (await byEmail(db, orgId, email))[0];
+): Promise<MemberWithGroups | undefined> => (await byEmail(db, orgId, email))[0];
 
 export function listMembers(
   db: Db,

@@ -1,0 +1,97 @@
+// SQLite: one process, so the SSO counter is the limiter's own (in memory, or Redis when
+// configured: rate-limiter-flexible counts) and the used jtis are rows of `sso_jti`.
+import type { Limiter } from '../../rate-limit';
+import type { Db } from '../db';
+import { addMembership, MEMBER_USER_COLUMNS } from '../members';
+import { findOrganizationById } from '../organizations';
+import { precompiled } from '../precompiled';
+import {
+  type PrefixedMember,
+  type SsoExchangeStore,
+  splitOrganizationRead,
+  ssoCounterKey,
+} from './types';
+
+const ORG_WITH_MEMBER = precompiled((db: Db, orgId: string, email: string) =>
+  db
+    .selectFrom('organizations as o')
+    .leftJoin('users as u', (join) => join.on('u.email', '=', email))
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.organizationId', '=', 'o.id').onRef('m.userId', '=', 'u.id'),
+    )
+    .selectAll('o')
+    .select([
+      'm.id as memberId',
+      'm.role as memberRole',
+      'm.groups as memberGroups',
+      'm.createdAt as memberCreatedAt',
+      'u.id as userId',
+      ...MEMBER_USER_COLUMNS,
+    ])
+    .where('o.id', '=', orgId),
+);
+
+/**
+ * A jti is accepted once until it expires: the insert takes over only a stored entry that has
+ * expired; a live one means replay (no row returned).
+ */
+export const claimJti = precompiled(
+  (db: Db, orgId: string, jti: string, expiresAt: string, at: string) =>
+    db
+      .insertInto('ssoJti')
+      .values({ organizationId: orgId, jti, expiresAt })
+      .onConflict((oc) =>
+        oc
+          .columns(['organizationId', 'jti'])
+          .doUpdateSet({ expiresAt })
+          .where('ssoJti.expiresAt', '<', at),
+      )
+      .returning('jti'),
+);
+
+/** Expired jtis are deleted once every this many claims. */
+export const PURGE_EVERY = 200;
+
+export function sqliteSsoExchange(db: Db, limiter: Limiter, now: () => Date): SsoExchangeStore {
+  let claims = 0;
+  return {
+    async read(orgId, email) {
+      if (email === undefined) {
+        const org = await findOrganizationById(db, orgId);
+        return org && { org, member: undefined };
+      }
+      const [row] = await ORG_WITH_MEMBER(db, orgId, email);
+      return row && splitOrganizationRead(row as typeof row & PrefixedMember);
+    },
+    async countAndClaim(orgId, jti) {
+      const outcome = await limiter.consume(ssoCounterKey(orgId));
+      if (outcome.consumedPoints > limiter.limit) return { outcome, fresh: false };
+      if (!jti) return { outcome, fresh: true };
+      const at = now().toISOString();
+      if (++claims % PURGE_EVERY === 0) {
+        await db.deleteFrom('ssoJti').where('expiresAt', '<', at).execute();
+      }
+      const claimed = await claimJti(db, orgId, jti.jti, jti.expiresAt.toISOString(), at);
+      return { outcome, fresh: claimed.length > 0 };
+    },
+    async release(orgId, jti) {
+      await db
+        .deleteFrom('ssoJti')
+        .where('organizationId', '=', orgId)
+        .where('jti', '=', jti)
+        .execute();
+    },
+    async provision({ orgId, user, member, at }, onAdded) {
+      const createdAt = at.toISOString();
+      const added = await addMembership(
+        db,
+        { ...user, createdAt },
+        { ...member, organizationId: orgId, createdAt },
+        onAdded,
+      );
+      return added
+        ? { status: added.created ? 'created' : 'existing', member: added.member }
+        : { status: 'no_organization' };
+    },
+  };
+}
