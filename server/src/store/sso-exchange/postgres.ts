@@ -12,6 +12,7 @@ import type { Limiter } from '../../rate-limit';
 import { limiterFault } from '../../rate-limit';
 import type { Db } from '../db';
 import { gathered, perOwner } from '../gathered';
+import type { OrganizationRow } from '../organizations';
 import { statementNameOn } from '../pg-prepared';
 import { camelRow } from '../precompiled';
 import { PURGE_EVERY, sqliteSsoExchange } from './sqlite';
@@ -53,9 +54,8 @@ async function sendReads(pool: Pg.Pool, batch: PendingRead[]) {
     });
     const found = new Map<number, OrganizationRead>();
     for (const raw of rows) {
-      const { i, ...row } = camelRow(raw) as unknown as Parameters<
-        typeof splitOrganizationRead
-      >[0] & { i: number };
+      const { i, ...row } = camelRow(raw) as unknown as OrganizationRow &
+        PrefixedMember & { i: number };
       found.set(i - 1, splitOrganizationRead(row));
     }
     for (const [i, r] of batch.entries()) r.resolve(found.get(i));
