@@ -299,6 +299,49 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     expect(users).toEqual([]);
   });
 
+  it('provisions concurrent first sign-ins of many emails each once, a failing one alone refused', async () => {
+    const orgId = await newOrg();
+    const emails = Array.from({ length: 8 }, newEmail);
+    const twice = [...emails, ...emails];
+    const results = await Promise.allSettled(
+      twice.map((email) =>
+        sso.provision(signIn(orgId, email), async (tx, member) => {
+          if (email === emails[3]) throw new Error('outbox write failed');
+          // An outbox row, in the transaction: it stays only if that transaction commits.
+          await tx
+            .insertInto('webhookEvents')
+            .values({
+              id: `msg_${randomUUID()}`,
+              organizationId: orgId,
+              type: 'member.added',
+              payload: member.userEmail,
+              createdAt: new Date().toISOString(),
+            })
+            .execute();
+        }),
+      ),
+    );
+    // Each email but the failing one: created once, found once, one event committed.
+    for (const email of emails) {
+      const statuses = results
+        .filter((_, i) => twice[i] === email)
+        .map((r) => (r.status === 'fulfilled' ? r.value.status : 'failed'))
+        .sort();
+      expect(statuses).toEqual(
+        email === emails[3] ? ['failed', 'failed'] : ['created', 'existing'],
+      );
+    }
+    const events = await store.db
+      .selectFrom('webhookEvents')
+      .select('payload')
+      .where('organizationId', '=', orgId)
+      .execute();
+    expect(events.map((e) => e.payload).sort()).toEqual(
+      emails.filter((e) => e !== emails[3]).sort(),
+    );
+    expect((await sso.read(orgId, emails[3]!))?.member).toBeUndefined();
+  });
+
   it('answers an organization changed after it was read: rotated, member removed, deleted', async () => {
     const orgId = await newOrg();
     const email = newEmail();

@@ -66,7 +66,7 @@ const lookupsOn = perOwner((pool: Pg.Pool) =>
  * rate-limit row (`counter.keyPrefix` + key id, windows of `counter.windowMs`) when the key is
  * usable: one round trip. `hitPoints` is null when no hit was counted.
  *
- * Group-counted, as the SSO exchange's hits are (sso-exchange.ts): every request with one key
+ * Group-counted, as the SSO exchange's hits are (sso-exchange/postgres.ts): every request with one key
  * updates the same counter row, whose lock a statement holds through its commit, so one at a
  * time could pass (here ~1.5 ms each: ~700 requests/s per key, whatever the pool). At most one
  * statement per key is in flight per process; the requests that arrive meanwhile go in the

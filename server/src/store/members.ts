@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from './db';
 import { precompiled } from './precompiled';
 import type { MembersTable } from './schema';
-import { ensureUser, type NewUser } from './users';
+import { insertUsersUnlessKnown, type NewUser } from './users';
 
 export type MemberRow = MembersTable;
 
@@ -61,52 +61,82 @@ export interface NewMembership {
   createdAt: string;
 }
 
+/** One membership for addMemberships: the user by email, and `onAdded` (see there). */
+export interface MembershipRequest {
+  user: NewUser;
+  member: NewMembership;
+  onAdded?: ((tx: Db, added: MemberWithGroups) => Promise<void>) | undefined;
+}
+
+const pairKey = (orgId: string, email: string) => `${orgId}\u0000${email}`;
+
 /**
- * Makes the user with `user.email` a member of the organization, in one transaction: the user
- * is created unless the email exists, the membership unless the user has one there. `onAdded`
- * runs in the transaction only when this call created the membership (the outbox event of the
- * change goes there, so it exists exactly when the membership does). Undefined, with no
- * membership written, when the organization does not exist. Safe when calls for one email race:
- * one creates, the others find what it created.
+ * Makes each user (by `user.email`) a member of its organization, all in one transaction: a
+ * user is created unless the email exists, a membership unless the user has one there. Each
+ * request's `onAdded` runs in the transaction only when this call created its membership (the
+ * outbox event of the change goes there, so it exists exactly when the membership does). Each
+ * answer is undefined, with no membership written, when its organization does not exist. Safe
+ * when calls for one email race: one creates, the others find what it created.
  */
-export function addMembership(
+export function addMemberships(
+  db: Db,
+  requests: readonly MembershipRequest[],
+): Promise<({ member: MemberWithGroups; created: boolean } | undefined)[]> {
+  return db.transaction().execute(async (tx) => {
+    await insertUsersUnlessKnown(
+      tx,
+      requests.map((r) => r.user),
+    );
+    // Into organizations that exist, or nothing (rather than a foreign-key error); `where` also
+    // tells SQLite's parser that `on conflict` is the upsert's. In (organization, email) order,
+    // as the users.
+    const wanted = [...requests]
+      .sort((a, b) => {
+        const x = pairKey(a.member.organizationId, a.user.email);
+        const y = pairKey(b.member.organizationId, b.user.email);
+        return x < y ? -1 : x > y ? 1 : 0;
+      })
+      .map(
+        ({ user, member: m }) => sql`(cast(${m.id} as text), cast(${m.organizationId} as text),
+          cast(${user.email} as text), cast(${m.role} as text), cast(${m.groups} as text),
+          cast(${m.createdAt} as text))`,
+      );
+    const inserted = await sql<{ id: string }>`insert into members (id, organization_id, user_id,
+      role, groups, created_at)
+      select v.column1, o.id, u.id, v.column4, v.column5, v.column6
+      from (values ${sql.join(wanted)}) v, organizations o, users u
+      where o.id = v.column2 and u.email = v.column3
+      on conflict (organization_id, user_id) do nothing returning id`.execute(tx);
+    const created = new Set(inserted.rows.map((r) => r.id));
+    const emails = sql.join([...new Set(requests.map((r) => r.user.email))]);
+    const orgs = sql.join([...new Set(requests.map((r) => r.member.organizationId))]);
+    const { rows } = await sql<MemberWithGroups>`select m.id, m.organization_id, m.user_id,
+      m.role, m.groups, m.created_at, u.email as user_email, u.full_name as user_full_name,
+      u.first_name as user_first_name, u.last_name as user_last_name, u.title as user_title,
+      u.avatar_url as user_avatar_url, u.is_email_verified as user_is_email_verified,
+      u.created_at as user_created_at
+      from users u join members m on m.user_id = u.id
+      where u.email in (${emails}) and m.organization_id in (${orgs})`.execute(tx);
+    const found = new Map(rows.map((m) => [pairKey(m.organizationId, m.userEmail), m]));
+    const answers = [];
+    for (const { user, member, onAdded } of requests) {
+      const row = found.get(pairKey(member.organizationId, user.email));
+      const isNew = created.has(member.id);
+      if (row && isNew) await onAdded?.(tx, row);
+      answers.push(row && { member: row, created: isNew });
+    }
+    return answers;
+  });
+}
+
+/** addMemberships for one membership. */
+export async function addMembership(
   db: Db,
   user: NewUser,
   member: NewMembership,
-  onAdded?: (tx: Db, added: MemberWithGroups) => Promise<void>,
+  onAdded?: MembershipRequest['onAdded'],
 ): Promise<{ member: MemberWithGroups; created: boolean } | undefined> {
-  return db.transaction().execute(async (tx) => {
-    const { user: row } = await ensureUser(tx, user);
-    // Into an organization that exists, or nothing (rather than a foreign-key error).
-    const inserted = await tx
-      .insertInto('members')
-      .columns(['id', 'organizationId', 'userId', 'role', 'groups', 'createdAt'])
-      .expression(
-        tx
-          .selectFrom('organizations')
-          .select([
-            sql<string>`cast(${member.id} as text)`.as('id'),
-            'id as organizationId',
-            sql<string>`cast(${row.id} as text)`.as('userId'),
-            sql<string>`cast(${member.role} as text)`.as('role'),
-            sql<string | null>`cast(${member.groups} as text)`.as('groups'),
-            sql<string>`cast(${member.createdAt} as text)`.as('createdAt'),
-          ])
-          .where('id', '=', member.organizationId),
-      )
-      .onConflict((oc) => oc.columns(['organizationId', 'userId']).doNothing())
-      .returning('id')
-      .execute();
-    const found = await withUser(tx)
-      .select('m.groups')
-      .where('m.organizationId', '=', member.organizationId)
-      .where('m.userId', '=', row.id)
-      .executeTakeFirst();
-    if (!found) return undefined;
-    const created = inserted.length > 0;
-    if (created) await onAdded?.(tx, found);
-    return { member: found, created };
-  });
+  return (await addMemberships(db, [{ user, member, onAdded }]))[0];
 }
 
 /**

@@ -150,7 +150,7 @@ describe.each([
       expect(begin).toBe(returningTrips);
       expect(first.texts.at(-1)).toMatch(/^\s*commit/i);
       expect(first.texts.slice(begin).join('\n')).toMatch(
-        /insert into "users"[\s\S]*insert into "members"/,
+        /insert into users[\s\S]*insert into members/,
       );
       const member = first.result.body.data.member;
       expect(member).toMatchObject({ role: 'ADMIN', user: { email, fullName: 'Ada L' } });

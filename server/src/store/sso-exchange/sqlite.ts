@@ -2,11 +2,14 @@
 // configured: rate-limiter-flexible counts) and the used jtis are rows of `sso_jti`.
 import type { Limiter } from '../../rate-limit';
 import type { Db } from '../db';
-import { addMembership, MEMBER_USER_COLUMNS } from '../members';
+import { gathered, perOwner } from '../gathered';
+import { addMemberships, MEMBER_USER_COLUMNS } from '../members';
 import { findOrganizationById } from '../organizations';
 import { precompiled } from '../precompiled';
 import {
+  type FirstSignIn,
   type PrefixedMember,
+  type Provisioned,
   type SsoExchangeStore,
   splitOrganizationRead,
   ssoCounterKey,
@@ -52,8 +55,52 @@ export const claimJti = precompiled(
 /** Expired jtis are deleted once every this many claims. */
 export const PURGE_EVERY = 200;
 
+interface PendingProvision {
+  signIn: FirstSignIn;
+  onAdded: Parameters<SsoExchangeStore['provision']>[1];
+  resolve(provisioned: Provisioned): void;
+  reject(err: unknown): void;
+}
+
+const requestOf = ({ signIn: { orgId, user, member, at }, onAdded }: PendingProvision) => {
+  const createdAt = at.toISOString();
+  return {
+    user: { ...user, createdAt },
+    member: { ...member, organizationId: orgId, createdAt },
+    onAdded,
+  };
+};
+
+/**
+ * The first sign-ins gathered while the last batch ran, in one transaction (one commit for
+ * all); if it fails, each goes again alone, so one that can't be written answers for itself.
+ */
+async function sendProvisions(db: Db, batch: PendingProvision[]) {
+  const answer = (p: PendingProvision, added: Awaited<ReturnType<typeof addMemberships>>[0]) =>
+    p.resolve(
+      added
+        ? { status: added.created ? 'created' : 'existing', member: added.member }
+        : { status: 'no_organization' },
+    );
+  try {
+    const added = await addMemberships(db, batch.map(requestOf));
+    for (const [i, p] of batch.entries()) answer(p, added[i]);
+  } catch (err) {
+    if (batch.length === 1) {
+      batch[0]!.reject(err);
+      return;
+    }
+    await Promise.all(batch.map((p) => sendProvisions(db, [p])));
+  }
+}
+
+const provisionsOn = perOwner((db: Db) =>
+  gathered((_key: '', batch: PendingProvision[]) => sendProvisions(db, batch)),
+);
+
 export function sqliteSsoExchange(db: Db, limiter: Limiter, now: () => Date): SsoExchangeStore {
   let claims = 0;
+  const provisions = provisionsOn(db);
   return {
     async read(orgId, email) {
       if (email === undefined) {
@@ -81,17 +128,8 @@ export function sqliteSsoExchange(db: Db, limiter: Limiter, now: () => Date): Ss
         .where('jti', '=', jti)
         .execute();
     },
-    async provision({ orgId, user, member, at }, onAdded) {
-      const createdAt = at.toISOString();
-      const added = await addMembership(
-        db,
-        { ...user, createdAt },
-        { ...member, organizationId: orgId, createdAt },
-        onAdded,
-      );
-      return added
-        ? { status: added.created ? 'created' : 'existing', member: added.member }
-        : { status: 'no_organization' };
+    provision(signIn, onAdded) {
+      return new Promise((resolve, reject) => provisions('', { signIn, onAdded, resolve, reject }));
     },
   };
 }
