@@ -17,6 +17,7 @@ import { openStore, type Store } from './store/db';
 import { checkFreeSpace } from './store/disk-space';
 import { openSsoExchange } from './store/sso-exchange';
 import { createSlots } from './verify/slots';
+import { memberData, recordEvents } from './webhooks/events';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
 const pgBoss = lazy<typeof PgBoss>('pg-boss');
@@ -230,7 +231,10 @@ export async function bootstrap(
       maxAgeSeconds: config.sessionMaxAgeSeconds,
       now,
     }),
-    sso: openSsoExchange(store, limits.sso, now),
+    // A first sign-in's membership is reported as member.added, in the transaction creating it.
+    sso: openSsoExchange(store, limits.sso, now, (tx, orgId, members) =>
+      recordEvents(tx, orgId, 'member.added', members.map(memberData), now()),
+    ),
     probes: {
       store: async () => {
         await store.ping();

@@ -14,8 +14,12 @@ import { type RedisServer, startRedisServer } from '../../test/support/redis-ser
 import { organizationRow } from '../../test/support/store-rows';
 import { createLimiter, type Limiter, type LimiterBackend } from '../src/rate-limit';
 import { openStore, type Store } from '../src/store/db';
-import { findMemberByEmail, type MemberWithGroups } from '../src/store/members';
-import { openSsoExchange, type SsoExchangeStore } from '../src/store/sso-exchange';
+import { findMemberByEmail } from '../src/store/members';
+import {
+  type MembersAdded,
+  openSsoExchange,
+  type SsoExchangeStore,
+} from '../src/store/sso-exchange';
 import { redisJtiKey } from '../src/store/sso-exchange/postgres-redis';
 
 const LIMIT = 5;
@@ -50,7 +54,12 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
         ? { kind: 'postgres', pool: store.pgPool }
         : { kind: 'memory' };
     limiter = createLimiter({ name: `sso-${randomUUID()}`, perMinute: LIMIT, backend });
-    sso = openSsoExchange(store, limiter, () => new Date());
+    sso = openSsoExchange(
+      store,
+      limiter,
+      () => new Date(),
+      (tx, orgId, members) => onAdded(tx, orgId, members),
+    );
   });
   afterAll(async () => {
     await store?.close();
@@ -61,6 +70,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
   });
   afterEach(() => {
     vi.useRealTimers();
+    onAdded = async () => {};
   });
 
   /** A fresh organization (each its own counter). */
@@ -76,7 +86,8 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     member: { id: `mem_${n}`, role: 'ADMIN', groups: '["g"]' },
     at: new Date(),
   });
-  const noEvent = async () => {};
+  /** The store's hook for the memberships a transaction created (per test). */
+  let onAdded: MembersAdded = async () => {};
   const claim = (orgId: string, jti: string, expiresAt = later()) =>
     sso.countAndClaim(orgId, { jti, expiresAt });
   /** Whether the store holds `jti` as used. */
@@ -105,7 +116,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     const orgId = await newOrg();
     const other = await newOrg();
     const email = newEmail();
-    const made = await sso.provision(signIn(orgId, email), noEvent);
+    const made = await sso.provision(signIn(orgId, email));
     expect(made.status).toBe('created');
 
     const read = await sso.read(orgId, email);
@@ -131,7 +142,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     const a = await newOrg();
     const b = await newOrg();
     const email = newEmail();
-    await sso.provision(signIn(a, email), noEvent);
+    await sso.provision(signIn(a, email));
     const pairs: [string, string][] = [
       [a, email],
       [b, email],
@@ -234,19 +245,22 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     const orgId = await newOrg();
     const email = newEmail();
     const added: string[] = [];
-    const onAdded = async (tx: Store['db'], member: MemberWithGroups) => {
-      // Inside the transaction that created it: the membership is visible there.
-      const seen = await tx
-        .selectFrom('members')
-        .select('id')
-        .where('id', '=', member.id)
-        .execute();
-      expect(seen).toHaveLength(1);
-      added.push(member.id);
+    onAdded = async (tx, addedTo, members) => {
+      for (const member of members) {
+        // Inside the transaction that created it: the membership is visible there.
+        const seen = await tx
+          .selectFrom('members')
+          .select('id')
+          .where('id', '=', member.id)
+          .execute();
+        expect(seen).toHaveLength(1);
+        expect(addedTo).toBe(orgId);
+        added.push(member.id);
+      }
     };
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        sso.provision(signIn(orgId, email, `race${i}${randomUUID()}`), onAdded),
+        sso.provision(signIn(orgId, email, `race${i}${randomUUID()}`)),
       ),
     );
     const statuses = results.map((r) => r.status).sort();
@@ -274,8 +288,8 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     const first = await newOrg();
     const second = await newOrg();
     const email = newEmail();
-    const there = await sso.provision(signIn(first, email), noEvent);
-    const here = await sso.provision(signIn(second, email), noEvent);
+    const there = await sso.provision(signIn(first, email));
+    const here = await sso.provision(signIn(second, email));
     expect(here.status).toBe('created');
     if (there.status === 'no_organization' || here.status === 'no_organization') throw new Error();
     expect(here.member.userId).toBe(there.member.userId);
@@ -285,11 +299,10 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
   it('creates nothing when the event of the membership fails: one transaction', async () => {
     const orgId = await newOrg();
     const email = newEmail();
-    await expect(
-      sso.provision(signIn(orgId, email), async () => {
-        throw new Error('outbox write failed');
-      }),
-    ).rejects.toThrow('outbox write failed');
+    onAdded = async () => {
+      throw new Error('outbox write failed');
+    };
+    await expect(sso.provision(signIn(orgId, email))).rejects.toThrow('outbox write failed');
     expect((await sso.read(orgId, email))?.member).toBeUndefined();
     const users = await store.db
       .selectFrom('users')
@@ -303,23 +316,24 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     const orgId = await newOrg();
     const emails = Array.from({ length: 8 }, newEmail);
     const twice = [...emails, ...emails];
+    onAdded = async (tx, _orgId, members) => {
+      for (const member of members) {
+        if (member.userEmail === emails[3]) throw new Error('outbox write failed');
+        // An outbox row, in the transaction: it stays only if that transaction commits.
+        await tx
+          .insertInto('webhookEvents')
+          .values({
+            id: `msg_${randomUUID()}`,
+            organizationId: orgId,
+            type: 'member.added',
+            payload: member.userEmail,
+            createdAt: new Date().toISOString(),
+          })
+          .execute();
+      }
+    };
     const results = await Promise.allSettled(
-      twice.map((email) =>
-        sso.provision(signIn(orgId, email), async (tx, member) => {
-          if (email === emails[3]) throw new Error('outbox write failed');
-          // An outbox row, in the transaction: it stays only if that transaction commits.
-          await tx
-            .insertInto('webhookEvents')
-            .values({
-              id: `msg_${randomUUID()}`,
-              organizationId: orgId,
-              type: 'member.added',
-              payload: member.userEmail,
-              createdAt: new Date().toISOString(),
-            })
-            .execute();
-        }),
-      ),
+      twice.map((email) => sso.provision(signIn(orgId, email))),
     );
     // Each email but the failing one: created once, found once, one event committed.
     for (const email of emails) {
@@ -345,7 +359,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
   it('answers an organization changed after it was read: rotated, member removed, deleted', async () => {
     const orgId = await newOrg();
     const email = newEmail();
-    const made = await sso.provision(signIn(orgId, email), noEvent);
+    const made = await sso.provision(signIn(orgId, email));
     if (made.status === 'no_organization') throw new Error();
     const before = await sso.read(orgId, email);
 
@@ -365,16 +379,17 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     // Member removed: no membership is read, and the next sign-in creates one again.
     await store.db.deleteFrom('members').where('id', '=', made.member.id).execute();
     expect((await sso.read(orgId, email))?.member).toBeUndefined();
-    const back = await sso.provision(signIn(orgId, email), noEvent);
+    const back = await sso.provision(signIn(orgId, email));
     expect(back.status).toBe('created');
 
     // Deleted after the read: provisioning creates nothing and says so.
     await store.db.deleteFrom('organizations').where('id', '=', orgId).execute();
     expect(await sso.read(orgId, email)).toBeUndefined();
     let events = 0;
-    const gone = await sso.provision(signIn(orgId, newEmail()), async () => {
+    onAdded = async () => {
       events++;
-    });
+    };
+    const gone = await sso.provision(signIn(orgId, newEmail()));
     expect(gone).toEqual({ status: 'no_organization' });
     expect(events).toBe(0);
     const left = await store.db

@@ -12,7 +12,6 @@ import { normalizeEmail } from '../domain/members';
 import type { RateLimitOutcome, RateLimitVerdict } from '../rate-limit';
 import { type MemberWithGroups, type MemberWithUser, updateSignInDetails } from '../store/members';
 import type { OrganizationRow } from '../store/organizations';
-import { memberData, recordEvent } from '../webhooks/events';
 import { hmacKeyCache } from './hmac-keys';
 import type { SessionKind } from './session-token';
 import { SSO_MAX_LIFETIME_SECONDS, verifySsoToken } from './token';
@@ -226,15 +225,12 @@ async function provisionOrThrow(deps: Deps, verified: VerifiedHostToken) {
   let member = read?.email === email ? read.row : (await deps.sso.read(org.id, email))?.member;
   if (!member) {
     const names = namesAfter(claims, { firstName: null, lastName: null, fullName: null });
-    const provisioned = await deps.sso.provision(
-      {
-        orgId: org.id,
-        user: { id: newId('usr'), email, ...names },
-        member: { id: newId('mem'), role: claims.role ?? 'MEMBER', groups },
-        at: deps.now(),
-      },
-      (tx, added) => recordEvent(tx, org.id, 'member.added', memberData(added), deps.now()),
-    );
+    const provisioned = await deps.sso.provision({
+      orgId: org.id,
+      user: { id: newId('usr'), email, ...names },
+      member: { id: newId('mem'), role: claims.role ?? 'MEMBER', groups },
+      at: deps.now(),
+    });
     // Deleted since it was read: as for an organization never known.
     if (provisioned.status === 'no_organization') throw invalidSsoToken('unknown_org');
     member = provisioned.member;

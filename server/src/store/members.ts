@@ -73,14 +73,16 @@ const pairKey = (orgId: string, email: string) => `${orgId}\u0000${email}`;
 /**
  * Makes each user (by `user.email`) a member of its organization, all in one transaction: a
  * user is created unless the email exists, a membership unless the user has one there. Each
- * request's `onAdded` runs in the transaction only when this call created its membership (the
- * outbox event of the change goes there, so it exists exactly when the membership does). Each
+ * request's `onAdded` runs in the transaction only when this call created its membership, and
+ * `onAllAdded` then with every membership created (the outbox events of the change go there,
+ * so they exist exactly when the memberships do). Each
  * answer is undefined, with no membership written, when its organization does not exist. Safe
  * when calls for one email race: one creates, the others find what it created.
  */
 export function addMemberships(
   db: Db,
   requests: readonly MembershipRequest[],
+  onAllAdded?: (tx: Db, added: MemberWithGroups[]) => Promise<void>,
 ): Promise<({ member: MemberWithGroups; created: boolean } | undefined)[]> {
   return db.transaction().execute(async (tx) => {
     await insertUsersUnlessKnown(
@@ -119,12 +121,17 @@ export function addMemberships(
       where u.email in (${emails}) and m.organization_id in (${orgs})`.execute(tx);
     const found = new Map(rows.map((m) => [pairKey(m.organizationId, m.userEmail), m]));
     const answers = [];
+    const added: MemberWithGroups[] = [];
     for (const { user, member, onAdded } of requests) {
       const row = found.get(pairKey(member.organizationId, user.email));
       const isNew = created.has(member.id);
-      if (row && isNew) await onAdded?.(tx, row);
+      if (row && isNew) {
+        await onAdded?.(tx, row);
+        added.push(row);
+      }
       answers.push(row && { member: row, created: isNew });
     }
+    await onAllAdded?.(tx, added);
     return answers;
   });
 }

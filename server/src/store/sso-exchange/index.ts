@@ -3,7 +3,7 @@ import type { Store } from '../db';
 import { postgresSsoExchange } from './postgres';
 import { postgresRedisSsoExchange } from './postgres-redis';
 import { sqliteSsoExchange } from './sqlite';
-import type { SsoExchangeStore } from './types';
+import type { MembersAdded, SsoExchangeStore } from './types';
 
 export type * from './types';
 
@@ -18,14 +18,15 @@ export function openSsoExchange(
   store: Pick<Store, 'db' | 'pgPool'>,
   limiter: Limiter,
   now: () => Date,
+  onAdded: MembersAdded,
 ): SsoExchangeStore {
   const { db, pgPool } = store;
   const { backend } = limiter;
   if (pgPool && backend.kind === 'postgres' && backend.pool === pgPool) {
-    return postgresSsoExchange(db, pgPool, limiter, now);
+    return postgresSsoExchange(db, pgPool, limiter, now, onAdded);
   }
   if (pgPool && backend.kind === 'redis') {
-    return postgresRedisSsoExchange(db, pgPool, backend.client, limiter, now);
+    return postgresRedisSsoExchange(db, pgPool, backend.client, limiter, now, onAdded);
   }
-  return sqliteSsoExchange(db, limiter, now);
+  return sqliteSsoExchange(db, limiter, now, onAdded);
 }

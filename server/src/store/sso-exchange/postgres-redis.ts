@@ -7,7 +7,12 @@ import { type Limiter, limiterFault } from '../../rate-limit';
 import type { Db } from '../db';
 import { gathered, perOwner } from '../gathered';
 import { postgresSsoExchange } from './postgres';
-import { type CountedClaim, type SsoExchangeStore, ssoCounterKey } from './types';
+import {
+  type CountedClaim,
+  type MembersAdded,
+  type SsoExchangeStore,
+  ssoCounterKey,
+} from './types';
 
 // rate-limiter-flexible's counting (RateLimiterRedis: a window of ARGV[1] s opened by the first
 // hit) once per entry in arrival order, each followed by its jti's `SET NX` with its remaining
@@ -98,8 +103,9 @@ export function postgresRedisSsoExchange(
   redis: Redis,
   limiter: Limiter,
   now: () => Date,
+  onAdded: MembersAdded,
 ): SsoExchangeStore {
-  const postgres = postgresSsoExchange(db, pool, limiter, now);
+  const postgres = postgresSsoExchange(db, pool, limiter, now, onAdded);
   const ttlOf = (expiresAt: Date) => Math.max(1000, expiresAt.getTime() - now().getTime());
   return {
     read: postgres.read,

@@ -18,6 +18,7 @@ import { camelRow } from '../precompiled';
 import { PURGE_EVERY, sqliteSsoExchange } from './sqlite';
 import {
   type CountedClaim,
+  type MembersAdded,
   type OrganizationRead,
   type PrefixedMember,
   type SsoExchangeStore,
@@ -154,8 +155,9 @@ export function postgresSsoExchange(
   pool: Pg.Pool,
   limiter: Limiter,
   now: () => Date,
+  onAdded: MembersAdded,
 ): SsoExchangeStore {
-  const portable = sqliteSsoExchange(db, limiter, now);
+  const portable = sqliteSsoExchange(db, limiter, now, onAdded);
   const claims = gathered((orgId: string, batch: PendingClaim[]) =>
     sendClaims(pool, limiter, orgId, batch),
   );

@@ -2,12 +2,13 @@
 // configured: rate-limiter-flexible counts) and the used jtis are rows of `sso_jti`.
 import type { Limiter } from '../../rate-limit';
 import type { Db } from '../db';
-import { gathered, perOwner } from '../gathered';
-import { addMemberships, MEMBER_USER_COLUMNS } from '../members';
+import { gathered } from '../gathered';
+import { addMemberships, MEMBER_USER_COLUMNS, type MemberWithGroups } from '../members';
 import { findOrganizationById } from '../organizations';
 import { precompiled } from '../precompiled';
 import {
   type FirstSignIn,
+  type MembersAdded,
   type PrefixedMember,
   type Provisioned,
   type SsoExchangeStore,
@@ -57,25 +58,20 @@ export const PURGE_EVERY = 200;
 
 interface PendingProvision {
   signIn: FirstSignIn;
-  onAdded: Parameters<SsoExchangeStore['provision']>[1];
   resolve(provisioned: Provisioned): void;
   reject(err: unknown): void;
 }
 
-const requestOf = ({ signIn: { orgId, user, member, at }, onAdded }: PendingProvision) => {
+const requestOf = ({ signIn: { orgId, user, member, at } }: PendingProvision) => {
   const createdAt = at.toISOString();
-  return {
-    user: { ...user, createdAt },
-    member: { ...member, organizationId: orgId, createdAt },
-    onAdded,
-  };
+  return { user: { ...user, createdAt }, member: { ...member, organizationId: orgId, createdAt } };
 };
 
 /**
  * The first sign-ins gathered while the last batch ran, in one transaction (one commit for
  * all); if it fails, each goes again alone, so one that can't be written answers for itself.
  */
-async function sendProvisions(db: Db, batch: PendingProvision[]) {
+async function sendProvisions(db: Db, onAdded: MembersAdded, batch: PendingProvision[]) {
   const answer = (p: PendingProvision, added: Awaited<ReturnType<typeof addMemberships>>[0]) =>
     p.resolve(
       added
@@ -83,24 +79,33 @@ async function sendProvisions(db: Db, batch: PendingProvision[]) {
         : { status: 'no_organization' },
     );
   try {
-    const added = await addMemberships(db, batch.map(requestOf));
+    const added = await addMemberships(db, batch.map(requestOf), async (tx, members) => {
+      const byOrg = new Map<string, MemberWithGroups[]>();
+      for (const m of members)
+        byOrg.set(m.organizationId, [...(byOrg.get(m.organizationId) ?? []), m]);
+      for (const [orgId, ms] of byOrg) await onAdded(tx, orgId, ms);
+    });
     for (const [i, p] of batch.entries()) answer(p, added[i]);
   } catch (err) {
     if (batch.length === 1) {
       batch[0]!.reject(err);
       return;
     }
-    await Promise.all(batch.map((p) => sendProvisions(db, [p])));
+    await Promise.all(batch.map((p) => sendProvisions(db, onAdded, [p])));
   }
 }
 
-const provisionsOn = perOwner((db: Db) =>
-  gathered((_key: '', batch: PendingProvision[]) => sendProvisions(db, batch)),
-);
-
-export function sqliteSsoExchange(db: Db, limiter: Limiter, now: () => Date): SsoExchangeStore {
+export function sqliteSsoExchange(
+  db: Db,
+  limiter: Limiter,
+  now: () => Date,
+  onAdded: MembersAdded,
+): SsoExchangeStore {
   let claims = 0;
-  const provisions = provisionsOn(db);
+  // One batch in flight per store: the one connection (SQLite) or one commit for many.
+  const provisions = gathered((_key: '', batch: PendingProvision[]) =>
+    sendProvisions(db, onAdded, batch),
+  );
   return {
     async read(orgId, email) {
       if (email === undefined) {
@@ -128,8 +133,8 @@ export function sqliteSsoExchange(db: Db, limiter: Limiter, now: () => Date): Ss
         .where('jti', '=', jti)
         .execute();
     },
-    provision(signIn, onAdded) {
-      return new Promise((resolve, reject) => provisions('', { signIn, onAdded, resolve, reject }));
+    provision(signIn) {
+      return new Promise((resolve, reject) => provisions('', { signIn, resolve, reject }));
     },
   };
 }

@@ -62,14 +62,18 @@ export interface SsoExchangeStore {
   release(orgId: string, jti: string): Promise<void>;
   /**
    * Makes the email a member of the organization in one transaction: the user is created unless
-   * the email exists, the membership unless one exists, and `onAdded` runs in that transaction
-   * only when this call created the membership. Safe when sign-ins of one email race.
+   * the email exists, the membership unless one exists, and the store's `MembersAdded` hook runs
+   * in that transaction with the memberships it created (none when it created none). Safe when
+   * sign-ins of one email race.
    */
-  provision(
-    signIn: FirstSignIn,
-    onAdded: (tx: Db, member: MemberWithGroups) => Promise<void>,
-  ): Promise<Provisioned>;
+  provision(signIn: FirstSignIn): Promise<Provisioned>;
 }
+
+/**
+ * What runs in the transaction that created memberships of one organization (the outbox's
+ * `member.added`, so an event exists exactly when its membership does).
+ */
+export type MembersAdded = (tx: Db, orgId: string, members: MemberWithGroups[]) => Promise<void>;
 
 /** The organization counter key of the SSO limit (`sso:<organization id>`). */
 export const ssoCounterKey = (orgId: string) => `sso:${orgId}`;
