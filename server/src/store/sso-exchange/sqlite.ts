@@ -2,7 +2,6 @@
 // configured: rate-limiter-flexible counts) and the used jtis are rows of `sso_jti`.
 import type { Limiter } from '../../rate-limit';
 import type { Db } from '../db';
-import { gathered } from '../gathered';
 import { addMemberships, MEMBER_USER_COLUMNS, type MemberWithGroups } from '../members';
 import { findOrganizationById } from '../organizations';
 import { precompiled } from '../precompiled';
@@ -68,8 +67,8 @@ const requestOf = ({ signIn: { orgId, user, member, at } }: PendingProvision) =>
 };
 
 /**
- * The first sign-ins gathered while the last batch ran, in one transaction (one commit for
- * all); if it fails, each goes again alone, so one that can't be written answers for itself.
+ * A batch of first sign-ins in one transaction (one commit for all); if it fails, each goes
+ * again alone, so one that can't be written answers for itself.
  */
 async function sendProvisions(db: Db, onAdded: MembersAdded, batch: PendingProvision[]) {
   const answer = (p: PendingProvision, added: Awaited<ReturnType<typeof addMemberships>>[0]) =>
@@ -102,10 +101,23 @@ export function sqliteSsoExchange(
   onAdded: MembersAdded,
 ): SsoExchangeStore {
   let claims = 0;
-  // One batch in flight per store: the one connection (SQLite) or one commit for many.
-  const provisions = gathered((_key: '', batch: PendingProvision[]) =>
-    sendProvisions(db, onAdded, batch),
-  );
+  // First sign-ins go in batches: those of one turn of the event loop, and those arriving while
+  // the last batch runs, one batch in flight at a time (on SQLite a transaction runs without
+  // yielding, so only the turn gathers; on PostgreSQL the batch's round trips do too).
+  let queued: PendingProvision[] = [];
+  let running = false;
+  const flush = async () => {
+    const batch = queued;
+    queued = [];
+    running = true;
+    await sendProvisions(db, onAdded, batch);
+    running = false;
+    if (queued.length > 0) setImmediate(flush);
+  };
+  const enqueue = (item: PendingProvision) => {
+    queued.push(item);
+    if (queued.length === 1 && !running) setImmediate(flush);
+  };
   return {
     async read(orgId, email) {
       if (email === undefined) {
@@ -134,7 +146,7 @@ export function sqliteSsoExchange(
         .execute();
     },
     provision(signIn) {
-      return new Promise((resolve, reject) => provisions('', { signIn, resolve, reject }));
+      return new Promise((resolve, reject) => enqueue({ signIn, resolve, reject }));
     },
   };
 }
