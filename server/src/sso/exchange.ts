@@ -115,7 +115,7 @@ export async function readTokenOrganization(
     : { org: read.org, member: { email, row: read.member } };
 }
 
-/** A verified token: its organization, its claims, and the jti it used (if it had one). */
+/** A verified token: its organization, its claims, and the membership read with them. */
 export interface VerifiedHostToken {
   org: OrganizationRow;
   claims: SsoClaims;

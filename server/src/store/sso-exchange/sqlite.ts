@@ -1,5 +1,7 @@
 // SQLite: one process, so the SSO counter is the limiter's own (in memory, or Redis when
-// configured: rate-limiter-flexible counts) and the used jtis are rows of `sso_jti`.
+// configured: rate-limiter-flexible counts) and the used jtis are rows of `sso_jti`. Plain
+// Kysely and SQL both engines take: postgres.ts reuses its provisioning and release, and a
+// PostgreSQL store whose limiter counts elsewhere uses it whole (see index.ts).
 import type { Limiter } from '../../rate-limit';
 import type { Db } from '../db';
 import { addMemberships, MEMBER_USER_COLUMNS, type MemberWithGroups } from '../members';
