@@ -232,8 +232,13 @@ export async function bootstrap(
       now,
     }),
     // A first sign-in's membership is reported as member.added, in the transaction creating it.
-    sso: openSsoExchange(store, limits.sso, now, (tx, orgId, members) =>
-      recordEvents(tx, orgId, 'member.added', members.map(memberData), now()),
+    sso: openSsoExchange(
+      store,
+      limits.sso,
+      now,
+      (tx, orgId, members) =>
+        recordEvents(tx, orgId, 'member.added', members.map(memberData), now()),
+      redis,
     ),
     probes: {
       store: async () => {

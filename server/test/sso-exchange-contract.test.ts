@@ -23,10 +23,12 @@ import {
 import { redisJtiKey } from '../src/store/sso-exchange/postgres-redis';
 
 const LIMIT = 5;
-const ENGINES = [...STORE_ENGINES, ...(STORE_ENGINES.includes('postgres') ? ['redis'] : [])] as (
-  | (typeof STORE_ENGINES)[number]
-  | 'redis'
-)[];
+// `redis`: PostgreSQL with the counters and jtis in Redis; `redis-jtis`: the counters in
+// PostgreSQL (BRIDGE_RATE_LIMIT_STORE=store) and the jtis in Redis.
+const ENGINES = [
+  ...STORE_ENGINES,
+  ...(STORE_ENGINES.includes('postgres') ? ['redis', 'redis-jtis'] : []),
+] as ((typeof STORE_ENGINES)[number] | 'redis' | 'redis-jtis')[];
 const later = () => new Date(Date.now() + 600_000);
 
 describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
@@ -41,24 +43,28 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-sso-contract-'));
     if (engine !== 'sqlite')
-      database = await createPgDatabase(engine === 'redis' ? 'postgres' : engine);
-    if (engine === 'redis') {
+      database = await createPgDatabase(
+        engine === 'redis' || engine === 'redis-jtis' ? 'postgres' : engine,
+      );
+    if (engine.startsWith('redis')) {
       redisServer = await startRedisServer();
       redis = new Redis(redisServer.url);
     }
     store = openStore({ databaseUrl: database?.url, dataDir });
     await store.migrate();
-    const backend: LimiterBackend = redis
-      ? { kind: 'redis', client: redis }
-      : store.pgPool
-        ? { kind: 'postgres', pool: store.pgPool }
-        : { kind: 'memory' };
+    const backend: LimiterBackend =
+      engine === 'redis' && redis
+        ? { kind: 'redis', client: redis }
+        : store.pgPool
+          ? { kind: 'postgres', pool: store.pgPool }
+          : { kind: 'memory' };
     limiter = createLimiter({ name: `sso-${randomUUID()}`, perMinute: LIMIT, backend });
     sso = openSsoExchange(
       store,
       limiter,
       () => new Date(),
       (tx, orgId, members) => onAdded(tx, orgId, members),
+      redis,
     );
   });
   afterAll(async () => {
@@ -103,7 +109,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
   }
   /** Ends the current window of the organization's counter, as time passing would. */
   async function endWindow(orgId: string) {
-    if (redis) {
+    if (engine === 'redis' && redis) {
       await redis.del(`${limiter.keyPrefix}sso:${orgId}`);
       return;
     }
