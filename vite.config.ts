@@ -1,5 +1,7 @@
+import { relative } from 'node:path';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Our packages from src/ (the `bridgekit-source` export condition): tests need no build.
 const SOURCE = 'bridgekit-source';
@@ -58,7 +60,51 @@ const NOT_QUICK = [
 ];
 const QUICK = process.env.BRIDGEKIT_QUICK === '1';
 
-const node = (name: string, include: string[], exclude: string[] = []) =>
+/**
+ * What a file of each layer is expected to take (ms) when Vitest has no timing of its own for it
+ * (a fresh clone: its results cache lives in node_modules/.vite): pack files install and build
+ * real apps, browser and scale files start processes, unit files are pure.
+ */
+const EXPECTED_MS: Record<string, number> = {
+  pack: 60_000,
+  e2e: 30_000,
+  scale: 20_000,
+  store: 10_000,
+  api: 5_000,
+  react: 3_000,
+  unit: 1_000,
+};
+
+/**
+ * Runs the longest files first, whatever their layer (Vitest's own sequencer runs one project
+ * after another, so a slow pack or browser file could start last and run alone at the end):
+ * by the duration of the file's last run when Vitest remembers it, else by its layer's estimate,
+ * then the larger file first. Failed files still go first, as in Vitest's own.
+ */
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { cache, config } = this.ctx;
+    const score = (spec: TestSpecification) => {
+      const key = `${spec.project.name}:${relative(config.root, spec.moduleId)}`;
+      const result = cache.getFileTestResults(key);
+      return {
+        failed: result?.failed ? 1 : 0,
+        ms: result?.duration ?? EXPECTED_MS[spec.project.name] ?? 5_000,
+        size: cache.getFileStats(key)?.size ?? 0,
+      };
+    };
+    const scored = files.map((spec) => ({ spec, ...score(spec) }));
+    scored.sort((a, b) => b.failed - a.failed || b.ms - a.ms || b.size - a.size);
+    return scored.map(({ spec }) => spec);
+  }
+}
+
+const node = (
+  name: string,
+  include: string[],
+  exclude: string[] = [],
+  more: { globalSetup?: string[] } = {},
+) =>
   ({
     extends: true,
     test: {
@@ -68,6 +114,7 @@ const node = (name: string, include: string[], exclude: string[] = []) =>
       exclude: ['**/node_modules/**', ...exclude],
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      ...more,
     },
   }) satisfies TestProjectInlineConfiguration;
 
@@ -76,6 +123,12 @@ export default defineConfig({
   resolve: { conditions: [SOURCE, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
+    // Two files at a time: Vitest's default on a 2-core machine is one worker, which leaves a
+    // core idle while a file waits on its child processes, browsers or PostgreSQL. More workers
+    // than cores starve the files that bound latencies (drains, the fault matrix) and browser
+    // waits on a busy machine. BRIDGEKIT_TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.BRIDGEKIT_TEST_WORKERS ?? 2),
+    sequence: { sequencer: SlowFirstSequencer },
     // `npm run test:coverage`: line coverage of the product's sources by the unit and API layers.
     coverage: {
       provider: 'v8',
@@ -104,18 +157,29 @@ export default defineConfig({
           include: ['packages/react/src/**/*.test.{ts,tsx}', 'packages/react/test/**/*.test.tsx'],
           // The quick loop keeps the component tests; stories, SSR and translations run in full.
           exclude: ['**/node_modules/**', ...(QUICK ? ['packages/react/test/**'] : [])],
+          // A worker's files share one module graph (each still gets a fresh jsdom document):
+          // importing React, the kit and the testing libraries again for every file was over
+          // half of this project's CPU. BRIDGEKIT_ISOLATE=1 gives every file its own graph
+          // again, to rule out a test that depends on another file's module state.
+          isolate: process.env.BRIDGEKIT_ISOLATE === '1',
         },
       },
       node('e2e', ['test/e2e/**/*.test.ts']),
       node('scale', ['test/scale/**/*.test.ts', 'test/ops/**/*.test.ts']),
       // What hosts install and build: the tarballs, the bin, real host stacks, the README's
       // samples compiled against the packages.
-      node('pack', [
-        'test/pack/**/*.test.ts',
-        'test/build/**/*.test.ts',
-        'test/host-stacks/**/*.test.ts',
-        'test/docs/readme-samples.test.ts',
-      ]),
+      node(
+        'pack',
+        [
+          'test/pack/**/*.test.ts',
+          'test/build/**/*.test.ts',
+          'test/host-stacks/**/*.test.ts',
+          'test/docs/readme-samples.test.ts',
+        ],
+        [],
+        // The four tarballs, packed once for test/pack and test/host-stacks.
+        { globalSetup: ['test/pack/support/packed.ts'] },
+      ),
     ],
   },
 });

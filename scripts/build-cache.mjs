@@ -68,8 +68,13 @@ function filesUnder(relative) {
 
 /** The hash of a target's inputs: every file's path and content, in a stable order. */
 export function inputsHash(target) {
+  return hashOfInputs(TARGETS[target].inputs);
+}
+
+/** The hash of files and directories (relative to the root; tests and stories left out). */
+export function hashOfInputs(inputs) {
   const hash = createHash('sha256');
-  const files = TARGETS[target].inputs.flatMap(filesUnder).sort();
+  const files = inputs.flatMap(filesUnder).sort();
   for (const file of files) {
     hash.update(file).update('\0');
     hash.update(fs.readFileSync(path.join(ROOT, file))).update('\0');
@@ -78,7 +83,7 @@ export function inputsHash(target) {
 }
 
 /** The hash a target's outputs were built from; undefined when it was never built. */
-function stampOf(stampPath) {
+export function stampOf(stampPath) {
   try {
     return fs.readFileSync(stampPath, 'utf8');
   } catch (err) {
@@ -100,11 +105,16 @@ export async function ensureBuilt(target, { onBuild } = {}) {
   if (fresh) return false;
   onBuild?.();
   await build();
-  // Renamed into place: a process checking at the same moment reads the old stamp or the new.
-  const tmp = `${stampPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  fs.writeFileSync(tmp, wanted);
-  fs.renameSync(tmp, stampPath);
+  writeStamp(stampPath, wanted);
   return true;
+}
+
+/** Renamed into place: a process checking at the same moment reads the old stamp or the new. */
+export function writeStamp(stampPath, hash) {
+  fs.mkdirSync(path.dirname(stampPath), { recursive: true });
+  const tmp = `${stampPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(tmp, hash);
+  fs.renameSync(tmp, stampPath);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

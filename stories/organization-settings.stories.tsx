@@ -24,7 +24,10 @@ const rotated = {
 /**
  * An organization's settings: name, slug, AI context, full embed and its allowed origins, each
  * checked by the bridge's own rule as it is typed. With an API-key-backed client (the host's
- * backend proxy) an ADMIN rotates the SSO signing secret; deletion asks for the slug.
+ * backend proxy) an ADMIN changes all of them, rotates the SSO signing secret and deletes the
+ * organization after typing its slug. In a signed-in session (`getSessionToken`) an ADMIN
+ * changes the name and AI context; slug, full embed and origins show read-only, as the bridge
+ * takes them from an API key only.
  *
  * ```tsx
  * <BridgeProvider client={proxyClient}>
@@ -50,12 +53,25 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** An ADMIN in a signed-in session: settings and deletion (rotation needs an API key). */
-export const Admin: Story = {};
+/**
+ * An ADMIN in a signed-in session: name and AI context editable; slug, full embed and origins
+ * read-only with a note; no rotation and no deletion (the bridge wants an API key for those).
+ */
+export const Admin: Story = {
+  play: async ({ canvas }) => {
+    await canvas.findByText(/set by your application with an API key/);
+    if (canvas.queryByRole('button', { name: /Delete|Rotate|Add origin/ }))
+      throw new Error('A session must not be offered API-key-only controls');
+  },
+};
 
-/** An API-key-backed client (no session): the signing secret can be rotated. */
+/** An ADMIN with an API-key-backed client (no session): every setting, rotation and deletion. */
 export const ApiKeyClient: Story = {
   parameters: { role: null } satisfies BridgeParameters,
+  play: async ({ canvas }) => {
+    await canvas.findByRole('button', { name: 'Delete organization' });
+    await canvas.findByRole('button', { name: 'Add origin' });
+  },
 };
 
 /** Just rotated: the new secret, once, with Copy; the previous one's grace period. */
@@ -71,6 +87,7 @@ export const SecretRotated: Story = {
 
 /** Origins the bridge would refuse, each with its own error. */
 export const OriginErrors: Story = {
+  parameters: { role: null } satisfies BridgeParameters,
   play: async ({ canvas, userEvent }) => {
     for (const origin of [
       'http://acme.example',
@@ -87,6 +104,7 @@ export const OriginErrors: Story = {
 
 /** Deletion: the slug must be typed before Delete does anything. */
 export const DeleteConfirmation: Story = {
+  parameters: { role: null } satisfies BridgeParameters,
   play: async ({ canvas, userEvent }) => {
     await userEvent.click(await canvas.findByRole('button', { name: 'Delete organization' }));
   },
@@ -122,6 +140,7 @@ export const LoadError: Story = {
 /** 100 origins, the most the bridge keeps. */
 export const LongOriginList: Story = {
   parameters: {
+    role: null,
     bridge: {
       getOrganization: ok({
         ...acme,

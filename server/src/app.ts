@@ -9,7 +9,6 @@ import { cors } from './http/cors';
 import { embedCorsPolicy } from './http/cors-policy';
 import { errorHandlerWith, notFoundRoute } from './http/errors';
 import { requestContext } from './http/request-context';
-import { ExactRoutes } from './http/route';
 import { dataSourceRoutes } from './routes/data-sources';
 import { embedRoutes } from './routes/embed';
 import { memberRoutes } from './routes/members';
@@ -35,22 +34,18 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   // One spelling per path: `/API/…` and `/api/…/` are not `/api/…`. Every path rule (CORS and
-  // origin enforcement, the fast exact routes, probes off the log) compares paths exactly, so
+  // origin enforcement, probes off the log) compares paths exactly, so
   // the router must match the same way.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
   const mw = { auth: bearerAuth(deps), body: jsonBody({ limitBytes: deps.config.bodyLimitBytes }) };
-  // The hot paths (the SSO exchange, session renewal, the organizations list) are also answered
-  // by exact path ahead of Express's dispatch: see ExactRoutes.
-  const exact = new ExactRoutes();
-  const hot = { ...mw, exact };
   const router = express.Router({ caseSensitive: true, strict: true });
   // The router tries routes in this order, so the hottest come first (no two paths overlap).
-  ssoRoutes(router, deps, hot);
-  sessionRoutes(router, deps, hot);
-  organizationRoutes(router, deps, hot);
+  ssoRoutes(router, deps, mw);
+  sessionRoutes(router, deps, mw);
+  organizationRoutes(router, deps, mw);
   memberRoutes(router, deps, mw);
   dataSourceRoutes(router, deps, mw);
   webhookRoutes(router, deps, mw);
@@ -59,19 +54,17 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     assetsDir: options.embedAssetsDir ?? EMBED_ASSETS_DIR,
     body: mw.body,
   });
-  exact.mount(app, {
-    front: [
-      requestContext(app, {
-        log: deps.log,
-        logProbes: deps.config.logProbes,
-        metrics: deps.metrics,
-        tracing: deps.tracing,
-      }),
-      cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }),
-    ],
+  app.use(
+    requestContext(app, {
+      log: deps.log,
+      logProbes: deps.config.logProbes,
+      metrics: deps.metrics,
+      tracing: deps.tracing,
+    }),
+    cors({ allowOrigin: embedCorsPolicy(deps, createOriginPolicy({ store: deps.store })) }),
     router,
-    notFound: notFoundRoute,
-    onError: errorHandlerWith(deps.failures),
-  });
+    notFoundRoute,
+    errorHandlerWith(deps.failures),
+  );
   return app;
 }

@@ -46,7 +46,10 @@ export interface Deps {
    * work (health checks, syncs) waits in `acquire`.
    */
   connectionSlots: Slots;
-  /** Health checks and syncs: started by startBackgroundJobs, else one that does nothing. */
+  /**
+   * Health checks, syncs and webhook deliveries: started by startBackgroundJobs, else one that
+   * does nothing.
+   */
   lifecycle: Lifecycle;
   now: () => Date;
 }

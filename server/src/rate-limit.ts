@@ -39,6 +39,11 @@ export interface Limiter {
   readonly windowMs: number;
   /** Counts one hit for `key`; throws 503 ServiceUnavailable when the counters can't be reached. */
   consume(key: string): Promise<RateLimitOutcome>;
+  /**
+   * Counts `count` hits for `key` in one call to the counters, and returns each hit's outcome in
+   * order, as if they had come one by one: the same counts and refusals, one round trip.
+   */
+  consumeEach(key: string, count: number): Promise<RateLimitOutcome[]>;
   /** What a counted hit means: the figures to report, and whether it is past the limit. */
   verdict(outcome: RateLimitOutcome): RateLimitVerdict;
   /** `consume`, then `verdict`. */
@@ -109,13 +114,25 @@ export function createLimiter(options: {
   // The per-instance counter while Redis is down (see localWhenDown).
   const local =
     backend.kind === 'redis' && localWhenDown ? new RateLimiterMemory(common) : undefined;
-  const countLocally = async (key: string, err: unknown) => {
+  const countLocally = async (key: string, points: number, err: unknown) => {
     localWhenDown?.onLocal(err);
     try {
-      return await (local as RateLimiterMemory).consume(key);
+      return await (local as RateLimiterMemory).consume(key, points);
     } catch (over) {
       if (over instanceof RateLimiterRes) return over;
       throw over;
+    }
+  };
+  // `points` hits at once: every backend adds them all, past the limit too, and answers with
+  // the counter after them.
+  const consumePoints = async (key: string, points: number): Promise<RateLimitOutcome> => {
+    try {
+      return await limiter.consume(key, points);
+    } catch (err) {
+      // Past the limit rate-limiter-flexible rejects with the counter itself.
+      if (err instanceof RateLimiterRes) return err;
+      if (local) return countLocally(key, points, err);
+      throw limiterFault(backend, err);
     }
   };
 
@@ -126,14 +143,16 @@ export function createLimiter(options: {
     keyPrefix: `${common.keyPrefix}:`,
     windowMs: common.duration * 1000,
     async consume(key) {
-      try {
-        return await limiter.consume(key);
-      } catch (err) {
-        // Past the limit rate-limiter-flexible rejects with the counter itself.
-        if (err instanceof RateLimiterRes) return err;
-        if (local) return countLocally(key, err);
-        throw limiterFault(backend, err);
-      }
+      const { consumedPoints, msBeforeNext } = await consumePoints(key, 1);
+      return { consumedPoints, msBeforeNext };
+    },
+    async consumeEach(key, count) {
+      const { consumedPoints, msBeforeNext } = await consumePoints(key, count);
+      // The i-th hit saw the counter as it stood after the hits before it and its own.
+      return Array.from({ length: count }, (_, i) => ({
+        consumedPoints: consumedPoints - count + i + 1,
+        msBeforeNext,
+      }));
     },
     verdict({ consumedPoints, msBeforeNext }) {
       const resetSeconds = Math.ceil(msBeforeNext / 1000);

@@ -6,6 +6,7 @@ import { createPgDatabase, STORE_ENGINES } from '../../test/support/bridge';
 import { createLimiter, type Limiter } from '../src/rate-limit';
 import { insertApiKey, lookUpApiKey } from '../src/store/api-keys';
 import { openStore, type Store } from '../src/store/db';
+import { organizationListVersion } from '../src/store/organizations';
 
 const NOW = new Date();
 const at = NOW.toISOString();
@@ -86,13 +87,72 @@ describe.each(STORE_ENGINES)('lookUpApiKey on %s', (engine) => {
     }
   });
 
+  it('counts the lookups of one key that arrive together once, each hit in its own place', async () => {
+    const many = createLimiter({
+      name: 'lookup-many',
+      perMinute: 5,
+      backend: store.pgPool ? { kind: 'postgres', pool: store.pgPool } : { kind: 'memory' },
+    });
+    if (store.pgPool) queries.length = 0;
+    const found = await Promise.all(
+      Array.from({ length: 7 }, () =>
+        lookUpApiKey(store, 'hash_key_live', { limiter: many, now: NOW }),
+      ),
+    );
+    expect(found.map((f) => f?.rateLimit.consumedPoints)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // Past the limit of 5: the 6th and 7th are over, as one by one.
+    expect(found.map((f) => many.verdict(f!.rateLimit).over)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
+    // The first alone, the six that arrived while it ran together.
+    if (store.pgPool) expect(queries).toHaveLength(2);
+  });
+
   // PostgreSQL only: SQLite reads the key from its result cache and keeps no shared counter.
   if (engine !== 'sqlite') {
-    it('reads key, store version and hit in one round trip', async () => {
+    it('reads key, hit and the organization list version in one round trip', async () => {
+      const arrived = performance.now();
       queries.length = 0;
-      const found = await lookUpApiKey(store, 'hash_key_live', { limiter, now: NOW });
+      await lookUpApiKey(store, 'hash_key_live', { limiter, now: NOW });
       expect(queries).toHaveLength(1);
-      expect(found?.storeVersion).toBe(await store.version(['organizations', 'members']));
+      // A caller that arrived before the lookup was sent takes the version it read.
+      const version = await organizationListVersion(store, arrived);
+      expect(queries).toHaveLength(1);
+      expect(version).toBe(await organizationListVersion(store));
+      // One that arrived after it reads its own.
+      queries.length = 0;
+      await organizationListVersion(store, performance.now());
+      expect(queries).toHaveLength(1);
+    });
+
+    it('never gives a caller a version read before it arrived', async () => {
+      const before = await organizationListVersion(store);
+      await lookUpApiKey(store, 'hash_key_live', { limiter, now: NOW });
+      const arrived = performance.now();
+      await store.db
+        .insertInto('organizations')
+        .values({
+          id: 'org_after',
+          name: 'After',
+          slug: 'after',
+          jwtSecretSealed: 'x',
+          embedAllowedOrigins: '[]',
+          fullEmbedEnabled: 0,
+          onboardingStatus: 'STARTED',
+          customAiContext: null,
+          previousJwtSecretSealed: null,
+          previousJwtSecretExpiresAt: null,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .execute();
+      expect(await organizationListVersion(store, arrived)).not.toBe(before);
     });
   }
 });

@@ -2,15 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../../test/support/bridge';
 import { findApiKeyCountingHit } from '../src/store/api-keys';
+import { ALSO_CHANGES } from '../src/store/cache-tags';
 import { openStore, type Store } from '../src/store/db';
 import { VERSIONED_TABLES } from '../src/store/migrations';
 import { preparedStatements } from '../src/store/pg-prepared';
 import { cachedSqlite } from '../src/store/sqlite-cached';
+import { ImmediateSqliteDialect } from '../src/store/sqlite-immediate';
 import { takeWriteLock } from '../src/store/write-lock';
 
 /** Lets the event loop turn: what another process commits reaches a server between turns. */
@@ -31,7 +33,7 @@ describe('SQLite result cache', () => {
     const raw = new SQLite(file);
     raw.pragma('journal_mode = WAL');
     db = new Kysely<Db>({
-      dialect: new SqliteDialect({ database: cachedSqlite(raw) }),
+      dialect: new ImmediateSqliteDialect(cachedSqlite(raw), () => raw.inTransaction),
       plugins: [new CamelCasePlugin()],
     });
     await sql`create table items (id integer primary key, name text not null)`.execute(db);
@@ -114,7 +116,7 @@ describe('SQLite result cache, by table', () => {
     raw = new SQLite(path.join(dir, 't.db'));
     raw.pragma('journal_mode = WAL');
     cache = cachedSqlite(raw);
-    db = new Kysely<Two>({ dialect: new SqliteDialect({ database: cache }) });
+    db = new Kysely<Two>({ dialect: new ImmediateSqliteDialect(cache, () => raw.inTransaction) });
     await sql`create table a (id integer primary key, v text not null)`.execute(db);
     await sql`create table b (id integer primary key, v text not null)`.execute(db);
     // c references a, so a DELETE from a may cascade; nothing references b or c.
@@ -150,20 +152,42 @@ describe('SQLite result cache, by table', () => {
     expect(await bValue()).toBe('b-sneaked');
   });
 
-  it('drops every result on a DELETE from a table foreign keys reference (it may cascade)', async () => {
+  it('drops the results of tables that follow by a cascading foreign key, and no others', async () => {
     expect(await bValue()).toBe('b-sneaked');
+    const cRows = () => db.selectFrom('c').select('id').execute();
+    expect(await cRows()).toEqual([{ id: 1 }]);
     sneak('b-after-delete');
-    await db.deleteFrom('a').where('id', '=', 2).execute();
+    await db.deleteFrom('a').where('id', '=', 1).execute(); // cascades to c
+    expect(await cRows()).toEqual([]);
+    expect(await bValue()).toBe('b-sneaked'); // b follows nothing: its results stay
+  });
+
+  it('drops only its own results on a write to a table nothing references', async () => {
+    await db.insertInto('a').values({ id: 1, v: 'a1' }).execute();
+    await sql`insert into c (id, a_id) values (1, 1)`.execute(db);
+    const aValue = async () =>
+      (await db.selectFrom('a').select('v').where('id', '=', 1).executeTakeFirstOrThrow()).v;
+    expect(await aValue()).toBe('a1');
+    raw.prepare("update a set v = 'a-sneaked' where id = 1").run();
+    await db.deleteFrom('c').where('id', '=', 1).execute();
+    expect(await aValue()).toBe('a1'); // c is a leaf: a's results stay
+    await db.deleteFrom('b').where('id', '=', 2).execute();
     expect(await bValue()).toBe('b-after-delete');
   });
 
-  it('drops only its own results on a DELETE from a table nothing references', async () => {
-    expect(await bValue()).toBe('b-after-delete');
-    sneak('b-sneaked-again');
-    await db.deleteFrom('c').where('id', '=', 1).execute();
-    expect(await bValue()).toBe('b-after-delete'); // c is a leaf: b's results stay
-    await db.deleteFrom('b').where('id', '=', 2).execute();
-    expect(await bValue()).toBe('b-sneaked-again');
+  it('does not cache a read holding raw SQL, whose tables it cannot know', async () => {
+    const rawRead = async () =>
+      (await sql<{ v: string }>`select v from b where id = 1`.execute(db)).rows[0]!.v;
+    expect(await rawRead()).toBe('b-after-delete');
+    sneak('b-raw');
+    expect(await rawRead()).toBe('b-raw');
+  });
+
+  it('moves every tag on a write holding raw SQL', async () => {
+    const ofA = cache.version(['a']);
+    await sql`update c set a_id = a_id where 0`.execute(db);
+    expect(cache.version(['a'])).not.toBe(ofA);
+    expect(await bValue()).toBe('b-raw');
   });
 
   it('moves version(tables) only for writes to those tables', async () => {
@@ -199,7 +223,7 @@ describe('SQLite result cache, by table', () => {
       expect(await bValue()).toBe('elsewhere');
       // A statement that runs may see the commit: every read after it looks again, so no
       // read goes back to what was before.
-      cache.read('select v from b where id = ?', [2]);
+      cache.read('select v from b where id = ?', [2], ['b']);
       expect(cache.version(['b'])).not.toBe(before);
       expect(await bValue()).toBe('mid-turn');
       // The next turn looks again too.
@@ -226,10 +250,81 @@ describe('SQLite result cache, by table', () => {
   });
 
   it('serves read() only for read-only statements', () => {
-    expect(cache.read('select v from b where id = ?', [1])).toEqual([{ v: 'next-turn' }]);
-    expect(() => cache.read('insert into b (id, v) values (?, ?) returning id', [5, 'x'])).toThrow(
-      'read() takes read-only statements',
-    );
+    expect(cache.read('select v from b where id = ?', [1], ['b'])).toEqual([{ v: 'next-turn' }]);
+    expect(() =>
+      cache.read('insert into b (id, v) values (?, ?) returning id', [5, 'x'], ['b']),
+    ).toThrow('read() takes read-only statements');
+  });
+});
+
+describe("SQLite result cache tags of the bridge's schema", () => {
+  let dir: string;
+  let store: Store;
+  let tables: string[];
+  let file: SQLite.Database;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-tags-'));
+    store = openStore({ dataDir: dir });
+    await store.migrate();
+    file = new SQLite(path.join(dir, 'bridge.db'), { readonly: true });
+    tables = (
+      file
+        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+        .pluck()
+        .all() as string[]
+    ).filter((t) => !t.startsWith('kysely_'));
+  });
+  afterAll(async () => {
+    file.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Tables whose rows a write to `table` may change: itself, by trigger, by cascade. */
+  const follows = (table: string): Set<string> => {
+    const all = new Set<string>([table]);
+    for (const t of ALSO_CHANGES[table] ?? []) for (const f of follows(t)) all.add(f);
+    const children = file
+      .prepare(
+        `select m.name from sqlite_master m, pragma_foreign_key_list(m.name) f
+         where m.type = 'table' and f."table" = ? and f.on_delete = 'CASCADE'`,
+      )
+      .pluck()
+      .all(table) as string[];
+    for (const child of children) for (const f of follows(child)) all.add(f);
+    return all;
+  };
+
+  it('moves the tag of each table, and of the tables that follow it, on a write to it, and no other', async () => {
+    expect(tables).toEqual(expect.arrayContaining(['organizations', 'embed_origin_patterns']));
+    for (const table of tables) {
+      const before = new Map<string, string>();
+      for (const t of tables) before.set(t, await store.version([t as never]));
+      // A write to `table` that changes no row: the tags move by what it names.
+      await store.db
+        .deleteFrom(table as never)
+        .where('rowid' as never, '=', -1 as never)
+        .execute();
+      const changed = follows(table);
+      const moved = [];
+      for (const t of tables) {
+        if ((await store.version([t as never])) !== before.get(t)) moved.push(t);
+      }
+      expect({ table, moved: moved.sort() }).toEqual({ table, moved: [...changed].sort() });
+    }
+  });
+
+  it('declares what every trigger of the schema writes beside its own table', () => {
+    const triggers = file
+      .prepare('select tbl_name as "table", sql from sqlite_master where type = \'trigger\'')
+      .all() as { table: string; sql: string }[];
+    expect(triggers.length).toBeGreaterThan(0);
+    for (const { table, sql: text } of triggers) {
+      const declared = ALSO_CHANGES[table] ?? [];
+      expect(declared.length).toBeGreaterThan(0);
+      for (const t of declared) expect(text).toContain(t);
+    }
   });
 });
 
@@ -252,9 +347,9 @@ function withGroups(
     const cache = cachedSqlite(raw, { maxRows });
     run(
       (g) =>
-        (cache.read('select v from t where g = ? order by id', [g]) as Array<{ v: string }>).map(
-          (r) => r.v,
-        ),
+        (
+          cache.read('select v from t where g = ? order by id', [g], ['t']) as Array<{ v: string }>
+        ).map((r) => r.v),
       raw,
     );
   } finally {
@@ -429,8 +524,8 @@ describe('PostgreSQL store version', () => {
 
   it('rides along with the API-key lookup, which also counts the rate-limit hit', async () => {
     const counter = { keyPrefix: 'bk:test:', windowMs: 60_000 };
-    const first = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
-    const second = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    const [first] = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, 1, new Date());
+    const [second] = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, 1, new Date());
     expect(first).toMatchObject({ id: 'key_v1', userId: 'usr_v1', hitPoints: 1 });
     expect(second?.hitPoints).toBe(2);
     expect(second?.storeVersion).toBe(await store.version(['organizations', 'members']));
@@ -438,29 +533,15 @@ describe('PostgreSQL store version', () => {
     expect(row.rows).toEqual([{ points: 2 }]);
     // A new window once the last one has expired.
     const later = new Date(Date.now() + 61_000);
-    expect((await findApiKeyCountingHit(store.pgPool!, 'h1', counter, later))?.hitPoints).toBe(1);
+    const [again] = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, 1, later);
+    expect(again?.hitPoints).toBe(1);
   });
 
-  it('counts lookups of one key that arrive together in one statement, each in its own place', async () => {
+  it('counts several hits in one statement, each row in its own place in the count', async () => {
     const counter = { keyPrefix: 'bk:test3:', windowMs: 60_000 };
-    const pool = store.pgPool!;
-    const query = pool.query;
-    let statements = 0;
-    pool.query = ((...args: unknown[]) => {
-      statements++;
-      return (query as (...a: unknown[]) => unknown).apply(pool, args);
-    }) as typeof pool.query;
-    try {
-      const found = await Promise.all(
-        Array.from({ length: 8 }, () => findApiKeyCountingHit(pool, 'h1', counter, new Date())),
-      );
-      // The first alone, the seven that arrived while it ran together.
-      expect(statements).toBe(2);
-      expect(found.map((r) => r?.hitPoints)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      for (const r of found) expect(r).toMatchObject({ id: 'key_v1', userId: 'usr_v1' });
-    } finally {
-      pool.query = query;
-    }
+    const found = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, 8, new Date());
+    expect(found.map((r) => r.hitPoints)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const r of found) expect(r).toMatchObject({ id: 'key_v1', userId: 'usr_v1' });
     const row = await client.query(`select points from rate_limits where key = 'bk:test3:key_v1'`);
     expect(row.rows).toEqual([{ points: 8 }]);
   });
@@ -468,14 +549,14 @@ describe('PostgreSQL store version', () => {
   it('counts no hit for a revoked or expired key, and finds nothing for an unknown one', async () => {
     const counter = { keyPrefix: 'bk:test2:', windowMs: 60_000 };
     await client.query(`update api_keys set revoked_at = '${now}' where id = 'key_v1'`);
-    const revoked = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    const [revoked] = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, 1, new Date());
     expect(revoked).toMatchObject({ id: 'key_v1', revokedAt: now, hitPoints: null });
     await client.query(
       `update api_keys set revoked_at = null, expires_at = '${now}' where id = 'key_v1'`,
     );
-    const expired = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, new Date());
+    const [expired] = await findApiKeyCountingHit(store.pgPool!, 'h1', counter, 1, new Date());
     expect(expired?.hitPoints).toBeNull();
-    expect(await findApiKeyCountingHit(store.pgPool!, 'nope', counter, new Date())).toBeUndefined();
+    expect(await findApiKeyCountingHit(store.pgPool!, 'nope', counter, 1, new Date())).toEqual([]);
     const rows = await client.query(`select key from rate_limits where key like 'bk:test2:%'`);
     expect(rows.rows).toEqual([]);
   });

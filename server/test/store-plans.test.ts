@@ -177,12 +177,10 @@ describe.each(['sqlite', 'postgres'] as const)('query plans on %s', (engine) => 
     const patterns = [`https://x.${orgId(20)}.example.net`, wildcard, 'https://*.example.net'];
     const plan = await planOf(anyPatternStatement(store.db, engine, patterns));
     if (engine === 'sqlite') {
-      // The join (see the query's comment) costs one primary-key probe, on a match only.
       expect(plan).toBe(
-        'SEARCH p USING COVERING INDEX sqlite_autoindex_embed_origin_patterns_1 (pattern=?)\n' +
+        'SEARCH embed_origin_patterns USING COVERING INDEX sqlite_autoindex_embed_origin_patterns_1 (pattern=?)\n' +
           'LIST SUBQUERY 1\n' +
-          'SCAN json_each VIRTUAL TABLE INDEX 1:\n' +
-          'SEARCH o USING COVERING INDEX sqlite_autoindex_organizations_1 (id=?)',
+          'SCAN json_each VIRTUAL TABLE INDEX 1:',
       );
     } else {
       expect(plan).toMatch(

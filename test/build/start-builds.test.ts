@@ -68,7 +68,8 @@ describe('what npm start builds', () => {
     // Byte for byte: no development build of React, and no package's `development` export.
     expect(bundles.development).toBe(bundles.production);
     expect(bundles.test).toBe(bundles.production);
-  });
+    // Three builds of the page, while other files run beside this one: more than the default 30 s.
+  }, 180_000);
 
   it.each([
     ['unset', undefined],

@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
 import axe from 'axe-core';
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { contrast } from '../../packages/react/src/provider/accent';
 import { launchChromium } from '../e2e/support/browser';
 import { stopGroup } from '../e2e/support/process-group';
-import { cleanEnv, packAll, type Run, run } from '../pack/support/host-app';
+import { cleanEnv, type Run, run } from '../pack/support/host-app';
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
 import { freePort } from '../support/free-port';
+import { type PgServer, startPgServer } from '../support/pg-server';
 import { waitFor } from '../support/wait';
 import { type AppSpec, installRoot, scaffold, writeApp } from './support/apps';
 
@@ -19,10 +21,12 @@ import { type AppSpec, installRoot, scaffold, writeApp } from './support/apps';
 // dependencies, apps made by each stack's own CLI, built for production (Vite 8; Next.js 16
 // App Router with Turbopack and with webpack: a Server Component page importing the kit, a
 // route handler using @bridgekit/node; Tailwind v4 before and after the kit; Bootstrap 5),
-// served, and driven in Chromium against a real bridge, in light and dark, with axe.
+// served, and driven in Chromium against a real bridge, in light and dark, with axe. The Vite
+// app and both Next.js apps also serve the lifecycle components' page, against a data source on
+// a private PostgreSQL that the bridge has health-checked and synced.
 
 const MINUTES = 60_000;
-const APPS: AppSpec[] = [
+const ALL_APPS: AppSpec[] = [
   { name: 'vite', stack: 'vite', cssImports: ['@bridgekit/react/styles.css'] },
   {
     name: 'vite-tailwind-kit-first',
@@ -46,6 +50,16 @@ const APPS: AppSpec[] = [
   { name: 'next-turbopack', stack: 'next' },
   { name: 'next-webpack', stack: 'next', webpack: true },
 ];
+// BRIDGEKIT_HOST_STACKS=vite,next-turbopack builds and drives only those apps (a quicker loop
+// while working on one stack); by default, all of them.
+const ONLY = process.env.BRIDGEKIT_HOST_STACKS?.split(',');
+const APPS = ALL_APPS.filter((spec) => !ONLY || ONLY.includes(spec.name));
+
+/** The apps whose lifecycle page is driven: the plain Vite build and both Next.js bundlers. */
+const LIFECYCLE_APPS = ['vite', 'next-turbopack', 'next-webpack'];
+/** Tables of the private PostgreSQL the data source reads, as the SchemaBrowser must list them. */
+const TABLES = ['customers', 'invoices', 'orders'];
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/host-stacks');
 
 const PALETTE = {
   light: { bg: 'rgb(255, 255, 255)', accent: 'rgb(15, 118, 110)' },
@@ -62,7 +76,9 @@ interface Served {
 
 let tmp: string;
 let bridge: BridgeProcess;
+let warehouseDb: PgServer | undefined;
 let orgId: string;
+let dataSourceId: string;
 let jwtSecret: string;
 let browser: Browser;
 const served: Served[] = [];
@@ -85,19 +101,20 @@ beforeAll(async () => {
   for (const spec of APPS) served.push({ spec, port: await freePort(), origin: '', output: '' });
   for (const app of served) app.origin = `http://127.0.0.1:${app.port}`;
 
-  bridge = await startBridgeProcess();
-  const key = await bridge.cli('keys', 'create', '--email', 'owner@host.test');
-  const res = await fetch(`${bridge.url}/api/public/organizations?include=jwtSecret`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Stacks', embedAllowedOrigins: served.map((a) => a.origin) }),
+  // Background jobs on, so that a requested sync runs; loopback data sources allowed.
+  bridge = await startBridgeProcess({
+    env: { BRIDGE_BACKGROUND_JOBS: 'true', BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true' },
   });
-  const { data } = (await res.json()) as { data: { id: string; jwtSecret: string } };
+  const key = await bridge.cli('keys', 'create', '--email', 'owner@host.test');
+  const { data } = (await bridgeApi(key, 'POST', '/api/public/organizations?include=jwtSecret', {
+    name: 'Stacks',
+    embedAllowedOrigins: served.map((a) => a.origin),
+  })) as { data: { id: string; jwtSecret: string } };
   ({ id: orgId, jwtSecret } = data);
+  dataSourceId = await timed('seed data source', () => seedWarehouse(key));
 
-  const tarballs = path.join(tmp, 'tarballs');
-  mkdirSync(tarballs);
-  const packed = await timed('pack', () => packAll(tarballs));
+  // Packed once per run by the pack layer's global setup (test/pack/support/packed.ts).
+  const { dir: tarballs, packed } = inject('tarballs');
   const install = await timed('install', () =>
     installRoot(
       root,
@@ -137,19 +154,78 @@ afterAll(async () => {
   await browser?.close();
   await Promise.all(served.map((app) => stopGroup(app.child, 5_000)));
   await bridge?.stop();
+  await warehouseDb?.destroy();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
   console.log(
     `host stacks: ${Math.round((Date.now() - started) / 1000)} s in all; steps (ms): ${JSON.stringify(timings)}`,
   );
-});
+  // Removing the install root (every stack's node_modules) takes a while on a busy machine.
+}, 3 * MINUTES);
+
+async function bridgeApi(key: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${bridge.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<unknown>;
+}
+
+/**
+ * A private PostgreSQL with three tables, a data source of the organization on it, health-checked
+ * and synced by the bridge: the lifecycle page's real data. Returns the data source's id.
+ */
+async function seedWarehouse(key: string): Promise<string> {
+  warehouseDb = await startPgServer();
+  const db = new pg.Client({ connectionString: warehouseDb.url });
+  await db.connect();
+  try {
+    await db.query(
+      `create table public.customers (id bigint primary key, email text not null);
+       create table public.orders (id bigint primary key, customer_id bigint not null, total numeric(12, 2));
+       create table public.invoices (id bigint primary key, order_id bigint not null, paid_at timestamptz)`,
+    );
+  } finally {
+    await db.end();
+  }
+  const orgPath = `/api/public/organizations/${orgId}`;
+  const { data: source } = (await bridgeApi(key, 'POST', `${orgPath}/data-sources`, {
+    dialect: 'POSTGRES',
+    displayName: 'Warehouse',
+    host: '127.0.0.1',
+    port: warehouseDb.port,
+    databaseName: 'postgres',
+    username: 'postgres',
+    sslEnabled: false,
+  })) as { data: { id: string } };
+  const sourcePath = `${orgPath}/data-sources/${source.id}`;
+  const { data: health } = (await bridgeApi(key, 'POST', `${sourcePath}/health-check`)) as {
+    data: { lastHealthStatus: string };
+  };
+  expect(health.lastHealthStatus).toBe('HEALTHY');
+  await bridgeApi(key, 'POST', `${sourcePath}/sync`);
+  await waitFor(
+    async () => {
+      const { data: record } = (await bridgeApi(key, 'GET', sourcePath)) as {
+        data: { hasCompletedFirstSync: boolean };
+      };
+      return record.hasCompletedFirstSync;
+    },
+    { timeoutMs: 60_000, intervalMs: 250, what: 'the first schema sync' },
+  );
+  return source.id;
+}
 
 function build(spec: AppSpec, dir: string, root: string): Promise<Run> {
   const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
   const env = cleanEnv({
     VITE_BRIDGE_URL: bridge.url,
     VITE_ORG_ID: orgId,
+    VITE_DATA_SOURCE_ID: dataSourceId,
     NEXT_PUBLIC_BRIDGE_URL: bridge.url,
     NEXT_PUBLIC_ORG_ID: orgId,
+    NEXT_PUBLIC_DATA_SOURCE_ID: dataSourceId,
     NEXT_TELEMETRY_DISABLED: '1',
   });
   if (spec.stack === 'vite') return run(bin('vite'), ['build'], dir, env);
@@ -178,13 +254,17 @@ function serve(app: Served, dir: string, root: string): ChildProcess {
   return child;
 }
 
-/** The app's page, signed in: Vite apps get a session token in the fragment. */
+/**
+ * One of the app's pages, signed in (Vite apps get a session token in the fragment), once
+ * `ready` is on it: the form page by default, or the lifecycle page.
+ */
 async function openApp(
   app: Served,
   scheme: 'light' | 'dark',
+  which: 'form' | 'lifecycle' = 'form',
 ): Promise<{ page: Page; logs: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
-  page.setDefaultTimeout(30_000);
+  page.setDefaultTimeout(20_000);
   const logs: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') logs.push(message.text());
@@ -199,11 +279,17 @@ async function openApp(
     const session = await exchangeSsoToken({ baseUrl: bridge.url, jwt });
     hash = `#token=${session.sessionToken}`;
   }
-  await page.goto(`${app.origin}/${hash}`);
+  const route =
+    which === 'form' ? '/' : app.spec.stack === 'vite' ? '/?page=lifecycle' : '/lifecycle';
+  await page.goto(`${app.origin}${route}${hash}`);
   await page.evaluate((s) => {
     if (s === 'dark') document.documentElement.dataset.bkTheme = 'dark';
   }, scheme);
-  await page.waitForSelector('form.bk-data-source-form[data-state="idle"]');
+  await page.waitForSelector(
+    which === 'form'
+      ? 'form.bk-data-source-form[data-state="idle"]'
+      : '.bk-organization-settings[data-state="ready"]',
+  );
   return { page, logs };
 }
 
@@ -271,6 +357,69 @@ describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec)
       await page.close();
     },
   );
+
+  if (LIFECYCLE_APPS.includes(name)) {
+    it.each(['light', 'dark'] as const)(
+      'renders the lifecycle components with real data, styled and accessible, in %s',
+      async (scheme) => {
+        const { page, logs } = await openApp(app(), scheme, 'lifecycle');
+        const palette = PALETTE[scheme];
+
+        // Real data: the organization, both members, the data source's health, its tables.
+        const settings = page.locator('.bk.bk-organization-settings');
+        await settings.getByRole('heading', { name: 'Stacks' }).waitFor();
+        expect(await settings.getByLabel('Name').inputValue()).toBe('Stacks');
+        // A session ADMIN: the host settings read-only, no deletion (an API key's).
+        expect(await settings.getByLabel('Slug').isEditable()).toBe(false);
+        expect(await settings.getByRole('button', { name: 'Delete organization' }).count()).toBe(0);
+        const members = page.getByRole('region', { name: 'Members' });
+        await members.getByText('owner@host.test').waitFor();
+        await members.getByText('ada@host.test').first().waitFor();
+        const sources = page.getByRole('region', { name: 'Data sources' });
+        await sources.getByText('Warehouse', { exact: true }).waitFor();
+        await sources.getByRole('button', { name: /^Health: Healthy/ }).waitFor();
+        const tree = page.getByRole('tree', { name: /Warehouse/ });
+        for (const table of TABLES) {
+          await tree.getByRole('treeitem').getByText(`public.${table}`, { exact: true }).waitFor();
+        }
+
+        for (const root of [
+          '.bk.bk-organization-settings',
+          '.bk.bk-member-list',
+          '.bk.bk-data-source-list',
+        ]) {
+          expect(await style(page, root, 'background-color'), root).toBe(palette.bg);
+          expect(await style(page, root, 'font-family'), root).toMatch(/^Georgia/);
+          expect(await textContrast(page, root), root).toBeGreaterThanOrEqual(4.5);
+        }
+        expect(await style(page, '.bk.bk-schema-browser', 'font-family')).toMatch(/^Georgia/);
+        expect(
+          await textContrast(page, '.bk-schema-browser__row', '.host-panel'),
+        ).toBeGreaterThanOrEqual(4.5);
+        const save = '.bk-organization-settings .bk-button--primary';
+        expect(await style(page, save, 'background-color')).toBe(palette.accent);
+        expect(await textContrast(page, save)).toBeGreaterThanOrEqual(4.5);
+        expect(
+          await textContrast(
+            page,
+            '.bk-organization-settings .bk-field__label',
+            '.bk.bk-organization-settings',
+          ),
+        ).toBeGreaterThanOrEqual(4.5);
+        expect(await axeViolations(page)).toEqual([]);
+
+        mkdirSync(SHOTS, { recursive: true });
+        await page.screenshot({
+          path: path.join(SHOTS, `${name}-lifecycle-${scheme}.png`),
+          fullPage: true,
+        });
+        expect(logs.filter((line) => /hydrat|did not match/i.test(line))).toEqual([]);
+        await page.close();
+      },
+      // Longer than the page's own waits (20 s), so that a wait that fails names its locator.
+      2 * MINUTES,
+    );
+  }
 
   if (spec.stack === 'next') {
     it("renders the kit's loading state on the server", async () => {

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from '../e2e/support/browser';
 import { type BridgeProcess, startBridgeProcess } from '../support/bridge-process';
 import { freePort } from '../support/free-port';
@@ -12,7 +12,6 @@ import {
   installTarballs,
   PACKAGES,
   type Packed,
-  packAll,
   ROOT,
   type Run,
   readJson,
@@ -21,10 +20,11 @@ import {
 } from './support/host-app';
 import { attw, missingRelativeImports, publint, unpack } from './support/tarball-checks';
 
-// What a host team does with our packages today: `npm pack` all four, install the tarballs
-// into a copy of examples/host-app (a plain Node backend and a Vite + React page), type-check
-// both under strict host options, build the page, and use it in Chromium against a real bridge
-// and the machine's PostgreSQL. Everything lives in a temp dir, removed afterwards.
+// What a host team does with our packages today: `npm pack` all four (once per run, in the pack
+// layer's global setup: test/pack/support/packed.ts), install the tarballs into a copy of
+// examples/host-app (a plain Node backend and a Vite + React page), type-check both under strict
+// host options, build the page, and use it in Chromium against a real bridge and the machine's
+// PostgreSQL. Everything lives in a temp dir, removed afterwards.
 
 const MINUTES = 60_000;
 const WAIT = { timeout: 30_000 };
@@ -32,6 +32,7 @@ const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgre
 
 let tmp: string;
 let app: string;
+let tarballs: string;
 let packed: Packed[];
 let install: Run;
 let bridge: BridgeProcess | undefined;
@@ -40,9 +41,7 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'bk-pack-'));
-  const tarballs = path.join(tmp, 'tarballs');
-  mkdirSync(tarballs);
-  packed = await packAll(tarballs);
+  ({ dir: tarballs, packed } = inject('tarballs'));
   app = copyExample(path.join(tmp, 'app'));
   install = await installTarballs(
     app,
@@ -83,7 +82,7 @@ describe('the packed packages in a host app', () => {
   it('ships every file its JavaScript imports, in every tarball', async () => {
     for (const p of packed) {
       const unpacked = await unpack(
-        path.join(tmp, 'tarballs', p.filename),
+        path.join(tarballs, p.filename),
         path.join(tmp, 'unpacked', p.name),
       );
       expect(missingRelativeImports(unpacked), p.name).toEqual([]);
@@ -106,7 +105,7 @@ describe('the packed packages in a host app', () => {
     'passes publint (strict) and Are the Types Wrong (ESM-only) on every tarball',
     async () => {
       for (const p of packed) {
-        const tarball = path.join(tmp, 'tarballs', p.filename);
+        const tarball = path.join(tarballs, p.filename);
         const [lint, types] = await Promise.all([publint(ROOT, tarball), attw(ROOT, tarball)]);
         expectOk(lint);
         expect(lint.stdout, p.name).toContain('All good!');
@@ -208,7 +207,7 @@ describe('the packed packages in a host app', () => {
         { displayName: 'Warehouse', host: PG.host, port: PG.port, sslEnabled: false },
       ]);
       expect(await page.content()).not.toContain(key);
-      await useAdminPage(page);
+      await useAdminPage(page, key, orgId);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in as Grace Hopper (member)' }).click();
@@ -228,15 +227,24 @@ describe('the packed packages in a host app', () => {
 });
 
 /** The admin page of the kit's lifecycle components, against the real bridge. */
-async function useAdminPage(page: Page) {
+async function useAdminPage(page: Page, key: string, orgId: string) {
   await page.getByRole('button', { name: 'Organization admin' }).click();
   const settings = page.locator('.bk-organization-settings');
   await settings.getByLabel('Name').waitFor(WAIT);
-  // The origin rule the bridge runs, in the page: per entry, before any request.
-  await settings.getByRole('button', { name: 'Add origin' }).click();
-  await page.keyboard.type('http://example.com');
-  await page.keyboard.press('Tab');
-  await settings.getByText('http:// is allowed only for localhost and 127.0.0.1').waitFor(WAIT);
+  // A session may change the name and AI context; slug, full embed, origins and deletion take an
+  // API key at the bridge, so the page shows them read-only or not at all.
+  await settings.getByText(/set by your application with an API key/).waitFor(WAIT);
+  expect(await settings.getByLabel('Slug').isEditable()).toBe(false);
+  expect(
+    await settings.getByRole('button', { name: /Add origin|Delete organization/ }).count(),
+  ).toBe(0);
+  await settings.getByLabel('AI context').fill('Amounts are in EUR.');
+  await settings.getByRole('button', { name: 'Save changes' }).click();
+  await settings.getByText('Saved.').waitFor(WAIT);
+  const { data: saved } = (await bridgeApi(key, 'GET', `/api/public/organizations/${orgId}`)) as {
+    data: { customAiContext: string | null };
+  };
+  expect(saved.customAiContext).toBe('Amounts are in EUR.');
   // The API key's owner created the organization as its ADMIN, so Ada's role can change.
   const members = page.getByRole('region', { name: 'Members' });
   await members.getByText('Ada Lovelace (you)').waitFor(WAIT);

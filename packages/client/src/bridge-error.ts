@@ -41,19 +41,20 @@ export interface BridgeErrorInit {
  */
 export class BridgeError extends Error {
   override readonly name = 'BridgeError';
-  readonly status: number;
-  readonly title: BridgeErrorTitle;
-  readonly detail: string;
+  // Declared only: the constructor sets each one (no field initializers to ship twice).
+  declare readonly status: number;
+  declare readonly title: BridgeErrorTitle;
+  declare readonly detail: string;
   /** The precise reason (`auth_failed`, `admin_required`…); null when the answer had none. */
-  readonly code: string | null;
+  declare readonly code: string | null;
   /** Field name (dotted for nested fields) to one message; empty when none. */
-  readonly fieldErrors: FieldErrors;
+  declare readonly fieldErrors: FieldErrors;
   /** Field name to the code of its failure; empty when none. */
-  readonly fieldCodes: Record<string, string>;
+  declare readonly fieldCodes: Record<string, string>;
   /** Values the detail names, for translations; empty when none. */
-  readonly params: ErrorParams;
-  readonly requestId: string | null;
-  readonly retryAfter: number | null;
+  declare readonly params: ErrorParams;
+  declare readonly requestId: string | null;
+  declare readonly retryAfter: number | null;
 
   constructor(init: BridgeErrorInit, options?: { cause?: unknown }) {
     super(`${init.title}: ${init.detail}`, options);

@@ -13,8 +13,11 @@ afterEach(cleanup);
 vi.setConfig({ testTimeout: 20_000 });
 
 const ORG = organizations[0]!.id;
-const fr = (ui: React.ReactNode, respond: Parameters<typeof renderKit>[1]) =>
-  renderKit(ui, respond, { provider: { messages: frenchLifecycle }, orgId: ORG });
+const fr = (
+  ui: React.ReactNode,
+  respond: Parameters<typeof renderKit>[1],
+  role: 'ADMIN' | null = 'ADMIN',
+) => renderKit(ui, respond, { provider: { messages: frenchLifecycle }, orgId: ORG, role });
 
 describe('the French message set of the tests', () => {
   it('has every string of the lifecycle components', () => {
@@ -36,8 +39,14 @@ describe('the French message set of the tests', () => {
     expect(screen.getByRole('button', { name: 'Ajouter' })).toBeTruthy();
     cleanup();
 
-    const { user } = fr(<OrganizationSettings orgId={ORG} />, () =>
-      json(200, { data: organizations[0] }),
+    fr(<OrganizationSettings orgId={ORG} />, () => json(200, { data: organizations[0] }));
+    await screen.findByText(/^Le slug, la page d’intégration/);
+    cleanup();
+
+    const { user } = fr(
+      <OrganizationSettings orgId={ORG} />,
+      () => json(200, { data: organizations[0] }),
+      null,
     );
     await user.click(await screen.findByRole('button', { name: 'Ajouter une origine' }));
     await user.type(

@@ -83,6 +83,8 @@ const organizationSettings: OrganizationSettingsMessages = {
   orgNotFound: 'Organisation introuvable.',
   orgLoadFailed: 'Impossible de charger l’organisation.',
   orgReadOnly: 'Seuls les administrateurs de cette organisation peuvent modifier ses réglages.',
+  orgHostSettingsLocked:
+    'Le slug, la page d’intégration et ses origines autorisées se règlent depuis votre application avec une clé d’API, tout comme la suppression de l’organisation.',
   orgGeneral: 'Général',
   orgName: 'Nom',
   orgSlug: 'Identifiant',

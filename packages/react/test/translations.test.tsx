@@ -362,6 +362,10 @@ describe('a non-English message set', () => {
     await screen.findByText('⟦orgReadOnly⟧');
     expect(english()).toEqual([]);
     cleanup();
+    kit(<OrganizationSettings orgId={ORG} />, () => json(200, { data: org }));
+    await screen.findByText('⟦orgHostSettingsLocked⟧');
+    expect(english()).toEqual([]);
+    cleanup();
     kit(<OrganizationSettings orgId={ORG} />, () => pending() as never);
     expect(english()).toEqual([]);
     kit(<OrganizationSettings orgId="org_x" />, () =>

@@ -52,7 +52,6 @@ export async function authenticate(deps: Deps, req: Request, res: Response): Pro
     const found = await lookUpApiKey(deps.store, hashApiKey(token), { limiter, now });
     if (!found) throw unauthorized();
     const { key } = found;
-    req.storeVersion = found.storeVersion;
     if (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= TOUCH_EVERY_MS) {
       await touchApiKey(deps.store.db, key.id, now.toISOString());
     }

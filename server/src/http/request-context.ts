@@ -118,6 +118,7 @@ export function requestContext(
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
+    req.arrivedAt = started;
     req.id = id;
     res.setHeader('X-Request-Id', id);
     // No response is ever to be read as another type than it says (JSON as HTML, say).
@@ -125,7 +126,7 @@ export function requestContext(
     const logged = logProbes || !isProbe(req.url);
     const span = tracing.startRequest(req.method, req.headers);
     res.on('finish', () => {
-      const route = req.routeTemplate ?? (req.route?.path as string | undefined) ?? '(unmatched)';
+      const route = (req.route?.path as string | undefined) ?? '(unmatched)';
       metrics.request(route, req.method, res.statusCode, (performance.now() - started) / 1000);
       span?.end(route, res.statusCode);
       if (!logged) return;

@@ -11,13 +11,7 @@ declare module 'express-serve-static-core' {
     originRefused?: boolean;
     /** Set by the auth middleware on authenticated routes. */
     principal?: Principal;
-    /**
-     * The store version of organizations and members (Store.version of LIST_VERSION_TABLES),
-     * when authentication read it in the same round trip (PostgreSQL); what the request builds
-     * from those tables may be cached under it.
-     */
-    storeVersion?: string;
-    /** The route answered by exact path (ExactRoutes), for metrics and traces. */
-    routeTemplate?: string;
+    /** `performance.now()` when the request reached the app: what it reads is no older. */
+    arrivedAt: number;
   }
 }

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Deps } from '../deps';
 import { BUSY_RETRY_MS, type JobKind, paced, runJob, slotOf, sweepOpen } from './jobs';
-import type { Lifecycle } from './lifecycle';
+import type { EngineOptions, JobEngine, QueueWorker } from './lifecycle';
 
 interface Job {
   kind: JobKind;
@@ -23,9 +23,10 @@ interface Sweeps {
 /**
  * The scheduler of a single process (SQLite): at the start of each health and sync interval it
  * queues every data source once; a job already queued or running for the same data source is
- * not queued twice. Jobs run as the shared connection slots allow.
+ * not queued twice. Jobs run as the shared connection slots allow. The workers' queues are
+ * held in memory: what the process had not started when it stops is handed to `dropped`.
  */
-export function startInProcess(deps: Deps): Lifecycle {
+export function startInProcess(deps: Deps, options: EngineOptions): JobEngine {
   const { config } = deps;
   const stopping = new AbortController();
   const handingBack = new AbortController();
@@ -42,21 +43,66 @@ export function startInProcess(deps: Deps): Lifecycle {
   };
   const queue = jobQueue(deps, stopping.signal, handingBack.signal, later);
   const sweeps: Sweeps = { deps, signal: stopping.signal, later, enqueue: queue.enqueue };
-  // Health now (the process just started); syncs from the next interval on, so a restart does
-  // not re-read every catalog (a sync left SYNCING by a killed process is taken over then).
-  every(sweeps, 'health', config.healthIntervalSeconds, true);
-  every(sweeps, 'sync', config.syncIntervalSeconds, false);
+  if (options.dataSources) {
+    // Health now (the process just started); syncs from the next interval on, so a restart
+    // does not re-read every catalog (a sync left SYNCING by a killed process is taken over then).
+    every(sweeps, 'health', config.healthIntervalSeconds, true);
+    every(sweeps, 'sync', config.syncIntervalSeconds, false);
+  }
+  const queues = new Map(options.workers.map((w) => [w.name, memoryQueue(deps, w)]));
 
   return {
     requestSync(id) {
-      queue.enqueue({ kind: 'sync', id, slot: undefined });
+      if (options.dataSources) queue.enqueue({ kind: 'sync', id, slot: undefined });
+    },
+    async send(name, jobs) {
+      const target = queues.get(name);
+      if (!target) throw new Error(`no worker for queue ${name}`);
+      if (!stopping.signal.aborted) target.push(jobs);
+      else await target.worker.dropped?.([...jobs]);
     },
     async stop(handBack) {
       handBack?.addEventListener('abort', () => handingBack.abort(), { once: true });
       stopping.abort(new Error('stopping'));
       for (const timer of timers) clearTimeout(timer);
       queue.pending.clear();
-      await Promise.allSettled(queue.running.values());
+      await Promise.allSettled([
+        ...queue.running.values(),
+        ...[...queues.values()].map((q) => q.stop()),
+      ]);
+    },
+  };
+}
+
+/** One worker's queue in memory: jobs run in arrival order, `concurrency` at a time. */
+function memoryQueue<T>(deps: Deps, worker: QueueWorker<T>) {
+  const waiting: T[] = [];
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  function pump() {
+    while (!stopped && running.size < worker.concurrency && waiting.length > 0) {
+      const job = waiting.shift() as T;
+      const run = worker
+        .run(job)
+        .catch((err) => deps.log.error({ err, queue: worker.name }, 'job failed'))
+        .finally(() => {
+          running.delete(run);
+          pump();
+        });
+      running.add(run);
+    }
+  }
+  return {
+    worker,
+    push(jobs: readonly T[]) {
+      waiting.push(...jobs);
+      pump();
+    },
+    async stop() {
+      stopped = true;
+      const left = waiting.splice(0);
+      await Promise.allSettled(running);
+      if (left.length > 0) await worker.dropped?.(left).catch(() => {});
     },
   };
 }

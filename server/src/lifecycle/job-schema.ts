@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { JobKind } from './jobs';
 
-/** The queues the scheduler works (see pg-boss.ts): one per kind, and one sweep per kind. */
+/** The queues the scheduler works (see pg-boss.ts): one per kind, one sweep per kind. */
 export const QUEUE: Record<JobKind, string> = {
   health: 'bridgekit-health',
   sync: 'bridgekit-sync',
@@ -10,6 +10,8 @@ export const SWEEP: Record<JobKind, string> = {
   health: 'bridgekit-health-sweep',
   sync: 'bridgekit-sync-sweep',
 };
+/** Webhook deliveries: one job per attempt (see webhooks/dispatcher.ts). */
+export const WEBHOOK_QUEUE = 'bridgekit-webhook';
 
 /** pg-boss's default schema, where its tables live. */
 const SCHEMA = 'pgboss';
@@ -52,7 +54,7 @@ export async function migrateJobSchema(
       applied.push(`pg-boss schema ${installed} → ${latest}`);
     }
   }
-  const names = [...Object.values(QUEUE), ...Object.values(SWEEP)];
+  const names = [...Object.values(QUEUE), ...Object.values(SWEEP), WEBHOOK_QUEUE];
   const existing = new Set(
     (await run(`select name from ${SCHEMA}.queue`)).map((r) => String(r.name)),
   );

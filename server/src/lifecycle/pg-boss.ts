@@ -6,7 +6,7 @@ import { lazy } from '../lazy';
 import { pg as pgModule } from '../verify/modules';
 import { QUEUE, SWEEP } from './job-schema';
 import { BUSY_RETRY_MS, type JobKind, paced, runJob, slotOf, sweepOpen } from './jobs';
-import type { Lifecycle } from './lifecycle';
+import type { EngineOptions, JobEngine } from './lifecycle';
 
 const pgBossModule = lazy<typeof PgBoss>('pg-boss');
 
@@ -26,6 +26,37 @@ interface Engine {
   completed(name: string, id: string): void;
 }
 
+/** Sleeps between a loop's polls; `wake` ends the sleep at once (work was just sent). */
+function waker() {
+  let woken = false;
+  let ring: (() => void) | undefined;
+  return {
+    wake() {
+      woken = true;
+      ring?.();
+    },
+    async sleep(signal: AbortSignal, ms: number) {
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            ring = undefined;
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          signal.addEventListener('abort', done);
+          ring = done;
+        });
+      }
+      woken = false;
+    },
+  };
+}
+
+/** How long a worker queue's job may stay active before pg-boss counts it failed. */
+const WORKER_JOB_EXPIRY_S = 300;
+
 const intervalOf = (config: Deps['config'], kind: JobKind) =>
   kind === 'health' ? config.healthIntervalSeconds : config.syncIntervalSeconds;
 
@@ -35,9 +66,11 @@ const intervalOf = (config: Deps['config'], kind: JobKind) =>
  * time slot, a unique index) lets exactly one into the queue, whoever asks. The instance that
  * takes it queues one job per data source, again one per slot, and every instance works the
  * queues as its connection slots allow. A job whose instance dies expires and, for a sweep,
- * is retried; the per-slot key keeps it from running twice.
+ * is retried; the per-slot key keeps it from running twice. The workers' queues are worked the
+ * same way by every instance; their finished jobs are deleted (what they did is recorded by
+ * the worker, in the store).
  */
-export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
+export async function startPgBoss(deps: Deps, options: EngineOptions): Promise<JobEngine> {
   const { config, log } = deps;
   const pool = jobPool(deps);
   const boss = await startBoss(deps, pool);
@@ -45,8 +78,8 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   const handingBack = new AbortController();
   // Every job in hand waits on it for a connection slot.
   setMaxListeners(0, stopping.signal, handingBack.signal);
-  const timers = askForSweeps(deps, boss);
-  const completions = batchedCompletions(deps, boss);
+  const timers = options.dataSources ? askForSweeps(deps, boss) : [];
+  const completions = batchedCompletions(deps, boss, new Set(options.workers.map((w) => w.name)));
   timers.push(completions.timer);
   const shortest = Math.min(config.healthIntervalSeconds, config.syncIntervalSeconds);
   const engine: Engine = {
@@ -59,19 +92,45 @@ export async function startPgBoss(deps: Deps): Promise<Lifecycle> {
   };
 
   const shared = deps.connectionSlots.limit - deps.connectionSlots.reserved;
-  const loops = [
-    work(engine, SWEEP.health, 1, (job) => sweep(engine, 'health', job)),
-    work(engine, SWEEP.sync, 1, (job) => sweep(engine, 'sync', job)),
-    work(engine, QUEUE.health, shared, (job) => runOne(engine, 'health', job)),
-    work(engine, QUEUE.sync, shared, (job) => runOne(engine, 'sync', job)),
-  ];
+  const loops = options.dataSources
+    ? [
+        work(engine, SWEEP.health, 1, (job) => sweep(engine, 'health', job)),
+        work(engine, SWEEP.sync, 1, (job) => sweep(engine, 'sync', job)),
+        work(engine, QUEUE.health, shared, (job) => runOne(engine, 'health', job)),
+        work(engine, QUEUE.sync, shared, (job) => runOne(engine, 'sync', job)),
+      ]
+    : [];
+  const wakers = new Map<string, ReturnType<typeof waker>>();
+  for (const worker of options.workers) {
+    const wake = waker();
+    wakers.set(worker.name, wake);
+    loops.push(
+      work(engine, worker.name, worker.concurrency, (job) => worker.run(job.data), {
+        pollMs: worker.pollMs,
+        sleep: wake.sleep,
+      }),
+    );
+  }
 
   return {
     requestSync(id) {
-      if (stopping.signal.aborted) return;
+      if (stopping.signal.aborted || !options.dataSources) return;
       boss
         .send(QUEUE.sync, { id }, { retryLimit: 0 })
         .catch((err: Error) => log.warn({ err: err.message }, 'job engine: sync not queued'));
+    },
+    async send(name, jobs) {
+      if (jobs.length === 0) return;
+      // No pg-boss retry: a job that fails or is lost is the worker's to notice and send again.
+      await boss.insert(
+        jobs.map((data) => ({
+          name,
+          data: data as object,
+          retryLimit: 0,
+          expireInSeconds: WORKER_JOB_EXPIRY_S,
+        })),
+      );
+      wakers.get(name)?.wake();
     },
     async stop(handBack) {
       handBack?.addEventListener('abort', () => handingBack.abort(), { once: true });
@@ -157,13 +216,17 @@ function askForSweeps(deps: Deps, boss: PgBoss): NodeJS.Timeout[] {
   });
 }
 
-/** Completions go to pg-boss in batches: one statement for many finished jobs. */
-function batchedCompletions(deps: Deps, boss: PgBoss) {
+/**
+ * Completions go to pg-boss in batches: one statement for many finished jobs. Jobs of the
+ * queues in `deleted` are deleted rather than kept as completed (nothing reads them again).
+ */
+function batchedCompletions(deps: Deps, boss: PgBoss, deleted: ReadonlySet<string>) {
   const done = new Map<string, string[]>();
   const flush = async () => {
     for (const [name, ids] of done) {
       done.delete(name);
-      await boss.complete(name, ids).catch((err: Error) => {
+      const finish = deleted.has(name) ? boss.deleteJob(name, ids) : boss.complete(name, ids);
+      await finish.catch((err: Error) => {
         deps.log.warn({ err: err.message }, 'job engine: completion not recorded');
       });
     }
@@ -231,15 +294,17 @@ async function runOne(engine: Engine, kind: JobKind, job: PgBoss.JobWithMetadata
 /**
  * One loop per queue: keeps up to `concurrency` jobs in hand. It fetches again once half of
  * them have finished (a batch per fetch, not a fetch per job), at once while a backlog lasts,
- * and polls when the queue is drained.
+ * and polls when the queue is drained (every `pollMs`, or when `sleep` is woken).
  */
-async function work(
+async function work<T = JobData>(
   engine: Engine,
   name: string,
   concurrency: number,
-  handle: (job: PgBoss.JobWithMetadata<JobData>) => Promise<void>,
+  handle: (job: PgBoss.JobWithMetadata<T>) => Promise<void>,
+  polling: { pollMs: number; sleep: typeof sleep } = { pollMs: engine.pollMs, sleep },
 ) {
-  const { boss, signal, pollMs, deps } = engine;
+  const { boss, signal, deps } = engine;
+  const { pollMs } = polling;
   const inFlight = new Set<Promise<void>>();
   const refill = Math.ceil(concurrency / 2);
   while (!signal.aborted) {
@@ -250,7 +315,7 @@ async function work(
     const batch = concurrency - inFlight.size;
     const jobs =
       (await boss
-        .fetch<JobData>(name, { batchSize: batch, includeMetadata: true })
+        .fetch<T>(name, { batchSize: batch, includeMetadata: true })
         .catch((err: Error) => {
           deps.log.warn({ err: err.message }, 'job engine: fetch failed');
           return null;
@@ -270,7 +335,7 @@ async function work(
     }
     // A full batch may have left more behind: go on as soon as half are done. Otherwise the
     // queue is drained: poll.
-    if (jobs.length < batch) await sleep(signal, pollMs);
+    if (jobs.length < batch) await polling.sleep(signal, pollMs);
   }
   await Promise.allSettled(inFlight);
 }

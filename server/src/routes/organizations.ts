@@ -10,11 +10,14 @@ import { DEFAULT_LIMIT, toPage } from '../domain/pagination';
 import { toOrganization } from '../domain/serialize';
 import { optionalJsonBody } from '../http/body';
 import { jsonBodyCache } from '../http/json-cache';
-import { type ExactRoutes, mountJson } from '../http/route';
-import { LIST_VERSION_TABLES } from '../store/db';
-import { listOrganizationsForUser, type OrganizationWithRole } from '../store/organizations';
+import { mountJson } from '../http/route';
+import {
+  listOrganizationsForUser,
+  type OrganizationWithRole,
+  organizationListVersion,
+} from '../store/organizations';
 
-type Middleware = { auth: RequestHandler; body: RequestHandler; exact?: ExactRoutes };
+type Middleware = { auth: RequestHandler; body: RequestHandler };
 
 /** The secret goes only to an API key: an embed session, whatever its role, never gets it. */
 const secretFor = (deps: Deps, principal: Principal, include: 'jwtSecret' | undefined) =>
@@ -45,7 +48,7 @@ function listRoute(router: Router, deps: Deps, mw: Middleware) {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const onlyOrgId = principal.kind === 'session' ? principal.orgId : undefined;
     const withSecret = 'jwtSecretFrom' in secretFor(deps, principal, query.include);
-    const version = req.storeVersion ?? (await deps.store.version(LIST_VERSION_TABLES));
+    const version = await organizationListVersion(deps.store, req.arrivedAt);
     const key = `${principal.userId}\n${onlyOrgId ?? ''}\n${query.cursor ?? ''}\n${limit}`;
     const now = deps.now();
     if (!withSecret) {

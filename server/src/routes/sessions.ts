@@ -5,7 +5,7 @@ import type { Deps } from '../deps';
 import { toMember, toOrganization } from '../domain/serialize';
 import { bearerToken } from '../http/auth';
 import { sendRateLimit } from '../http/rate-limit';
-import { type ExactRoutes, mountJson } from '../http/route';
+import { mountJson } from '../http/route';
 import type { SessionClaims } from '../sso/session-token';
 import { findMember } from '../store/members';
 import { revokeSession } from '../store/sessions';
@@ -33,11 +33,7 @@ function signedSession(deps: Deps): RequestHandler {
 }
 
 /** The calling session: who it is now, renewal, and logout. */
-export function sessionRoutes(
-  router: Router,
-  deps: Deps,
-  mw: { auth: RequestHandler; exact?: ExactRoutes },
-) {
+export function sessionRoutes(router: Router, deps: Deps, mw: { auth: RequestHandler }) {
   mountJson(router, routes.ssoSession, mw, async ({ principal }) => {
     const { session, org } = principal;
     const member = await findMember(deps.store.db, org.id, session.memberId);

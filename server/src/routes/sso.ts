@@ -7,7 +7,7 @@ import { rowAllowsOrigin } from '../embed-origins';
 import { unavailableError } from '../faults';
 import { clearCorsHeaders, setCorsHeaders } from '../http/cors';
 import { rateLimitOn } from '../http/rate-limit';
-import { type ExactRoutes, mountJson, type RouteContext } from '../http/route';
+import { mountJson, type RouteContext } from '../http/route';
 import { parseInput } from '../http/validate';
 import { issueHandoff } from '../sso/embed-handoff';
 import { embedOptionsQuery, readEmbedOptions } from '../sso/embed-options';
@@ -37,12 +37,8 @@ function framingOrigin(req: Request): string | undefined {
 // Only `jwt` is checked strictly on the browser flow; see SsoBrowserQuery.
 const BrowserToken = SsoBrowserQuery.pick({ jwt: true });
 
-export function ssoRoutes(
-  router: Router,
-  deps: Deps,
-  mw: { body: RequestHandler; exact?: ExactRoutes },
-) {
-  mountJson(router, routes.ssoExchange, { body: mw.body, exact: mw.exact }, exchangeHandler(deps));
+export function ssoRoutes(router: Router, deps: Deps, mw: { body: RequestHandler }) {
+  mountJson(router, routes.ssoExchange, { body: mw.body }, exchangeHandler(deps));
   router.get(routes.ssoBrowser.path, browserSignInHandler(deps));
 }
 

@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
+import { gathered } from './gathered';
 import { sqliteFile } from './location';
 import {
   type InLockStep,
@@ -22,6 +23,7 @@ import type { Database, Db } from './schema';
 import { cachedSqlite } from './sqlite-cached';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer';
 import { ImmediateSqliteDialect } from './sqlite-immediate';
+import { versionReads } from './version-reads';
 
 const pgModule = lazy<typeof Pg>('pg');
 
@@ -39,9 +41,11 @@ export interface Store {
   /**
    * A value that changes whenever a committed write (from any process) may have changed one of
    * `tables`: something built from their rows can be cached under it, exactly. On PostgreSQL
-   * it is the sum of each table's counters in `store_versions` (migration 0009).
+   * it is the sum of each table's counters in `store_versions` (migration 0009). With `since`
+   * (a `performance.now()` reading: when the caller's work began), a version read by any
+   * statement sent after that moment will do (see version-reads.ts).
    */
-  version(tables: readonly VersionedTable[]): Promise<string>;
+  version(tables: readonly VersionedTable[], since?: number): Promise<string>;
   /**
    * Applies pending migrations, then `inLock` (PostgreSQL: in the same transaction, under the
    * migration lock); returns what was applied, in order.
@@ -81,12 +85,6 @@ export function storeVersionSql(tables: readonly VersionedTable[]): string {
   const sums = [...new Set(tables)].sort().map((t) => `coalesce(sum(${t}), 0)`);
   return `select concat_ws('.', ${sums.join(', ')}) as "version" from store_versions`;
 }
-
-/** What the organization list is cached by (GET /organizations; auth reads it with the key). */
-export const LIST_VERSION_TABLES = [
-  'organizations',
-  'members',
-] as const satisfies readonly VersionedTable[];
 
 /** What each engine provides; openStore adds what both share. */
 type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'backup'> & {
@@ -138,12 +136,30 @@ function openPostgres(
       })
     ).rows;
   registerRawReader(db, rawRead);
+  // Gathered by statement: while one version read is in flight, the callers arriving meanwhile
+  // share the next one, which is sent after they arrived (so none gets an older version than
+  // its own arrival).
+  const readVersion = gathered(
+    async (sqlText: string, batch: { resolve(v: string): void; reject(e: unknown): void }[]) => {
+      try {
+        const sentAt = performance.now();
+        const [row] = await rawRead(sqlText, []);
+        const version = (row?.version as string | undefined) ?? '';
+        versionReads(pool).note(sqlText, sentAt, version);
+        for (const c of batch) c.resolve(version);
+      } catch (err) {
+        for (const c of batch) c.reject(err);
+      }
+    },
+  );
   return {
     db,
     pgPool: pool,
-    version: async (tables) => {
-      const [row] = await rawRead(storeVersionSql(tables), []);
-      return (row?.version as string | undefined) ?? '';
+    version: (tables, since) => {
+      const sqlText = storeVersionSql(tables);
+      const known = since === undefined ? undefined : versionReads(pool).after(sqlText, since);
+      if (known !== undefined) return Promise.resolve(known);
+      return new Promise((resolve, reject) => readVersion(sqlText, { resolve, reject }));
     },
     backup: undefined,
   };
@@ -169,15 +185,16 @@ function openSqlite(
   }
   const cached = cachedSqlite(file);
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: cached }, () => file.inTransaction),
+    dialect: new ImmediateSqliteDialect(cached, () => file.inTransaction),
     plugins: [new CamelCasePlugin()],
   });
   // Inside another request's transaction (between its awaits) the one connection would show
   // its uncommitted writes: precompiled reads then wait their turn through Kysely's mutex.
-  registerRawReader(db, (sqlText, params) =>
-    file.inTransaction
+  // A read whose tables are not known is not cached, so it goes through Kysely too.
+  registerRawReader(db, (sqlText, params, tables) =>
+    file.inTransaction || !tables
       ? undefined
-      : Promise.resolve(cached.read(sqlText, params) as readonly Record<string, unknown>[]),
+      : Promise.resolve(cached.read(sqlText, params, tables) as readonly Record<string, unknown>[]),
   );
   return {
     db,

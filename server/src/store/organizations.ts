@@ -1,5 +1,5 @@
 import { sql, type Updateable } from 'kysely';
-import type { Db, Engine } from './db';
+import type { Db, Engine, Store, VersionedTable } from './db';
 import { precompiled } from './precompiled';
 import type { OrganizationsTable } from './schema';
 import { takeWriteLock } from './write-lock';
@@ -19,17 +19,18 @@ export const findOrganizationById = async (
   id: string,
 ): Promise<OrganizationRow | undefined> => (await byId(db, id))[0];
 
-// One indexed lookup per candidate pattern (a JSON array), stopping at the first found. The join
-// names `organizations`, whose writes are what change the patterns (by trigger): SQLite's
-// result cache sees only the tables a statement names, so this keeps its cached answer exactly
-// as long as the organizations are unchanged. PostgreSQL caches nothing here and needs no join.
-const anyPatternSqlite = precompiled((db, patternsJson: string) =>
-  db
-    .selectFrom('embedOriginPatterns as p')
-    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
-    .select('p.pattern')
-    .where('p.pattern', 'in', sql<string>`(select value from json_each(${patternsJson}))`)
-    .limit(1),
+// One indexed lookup per candidate pattern (a JSON array), stopping at the first found. Its
+// tables are declared: the candidates come in raw SQL (json_each), which hides nothing else.
+// Writes to organizations change embed_origin_patterns (by trigger), which the cache's tags
+// know (cache-tags.ts).
+const anyPatternSqlite = precompiled(
+  (db, patternsJson: string) =>
+    db
+      .selectFrom('embedOriginPatterns')
+      .select('pattern')
+      .where('pattern', 'in', sql<string>`(select value from json_each(${patternsJson}))`)
+      .limit(1),
+  { tables: ['embed_origin_patterns'] },
 );
 const anyPatternPg = precompiled((db, patterns: readonly string[]) =>
   db
@@ -74,6 +75,24 @@ export const findOrganizationForUser = async (
   orgId: string,
   userId: string,
 ): Promise<OrganizationWithRole | undefined> => (await forUser(db, orgId, userId))[0];
+
+/**
+ * The tables a page of a user's organizations reads (organizationsForUserQuery): what a page
+ * built from it is cached under (organizationListVersion).
+ */
+export const ORGANIZATION_LIST_TABLES = [
+  'organizations',
+  'members',
+] as const satisfies readonly VersionedTable[];
+
+/**
+ * A value that changes whenever a committed write may have changed any page of any user's
+ * organizations: a page can be cached under it, exactly. `since`: see Store.version (on
+ * PostgreSQL the API-key lookup reads this version in the same statement, so a request made
+ * with a key usually needs no round trip of its own).
+ */
+export const organizationListVersion = (store: Store, since?: number) =>
+  store.version(ORGANIZATION_LIST_TABLES, since);
 
 type UserPage = { cursor?: string | undefined; limit: number; onlyOrgId?: string | undefined };
 

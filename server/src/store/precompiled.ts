@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
+import { declareStatementTables, tablesOfQuery } from './cache-tags';
 import type { Db } from './schema';
 
 const SLOT = Symbol('bk.slot');
@@ -8,12 +9,14 @@ const isSlot = (value: unknown): value is Slot =>
 
 type Row = Record<string, unknown>;
 /**
- * Runs a compiled read-only query straight on the driver, or returns undefined when it can't
- * right now (SQLite with a transaction holding the connection).
+ * Runs a compiled read-only query, which reads `tables` (its cache tags, see cache-tags.ts;
+ * undefined when not known), straight on the driver, or returns undefined when it can't right
+ * now (SQLite with a transaction holding the connection).
  */
 export type RawRead = (
   sqlText: string,
   params: readonly unknown[],
+  tables: readonly string[] | undefined,
 ) => Promise<readonly Row[]> | undefined;
 const rawReaders = new WeakMap<Db, RawRead>();
 
@@ -44,7 +47,8 @@ export function camelRow(row: Row): Row {
  * reader: SQLite's result cache, or a named PostgreSQL statement) unless a transaction holds
  * the connection; writes and reads in a transaction go through Kysely's executor as usual.
  * `build` must use its arguments only as values (`where`, `values`, `limit`), never to choose
- * the shape of the query.
+ * the shape of the query. Its tables (the cache tags) are those its query tree names, or
+ * `options.tables` for a query holding raw SQL, whose tables the tree does not show.
  */
 export interface Precompiled<Args extends unknown[], R> {
   (db: Db, ...args: Args): Promise<R[]>;
@@ -54,9 +58,16 @@ export interface Precompiled<Args extends unknown[], R> {
 
 export function precompiled<Args extends unknown[], R>(
   build: (db: Db, ...args: Args) => Compilable<R>,
+  options: { tables?: readonly string[] } = {},
 ): Precompiled<Args, R> {
+  type Entry = {
+    query: CompiledQuery<R>;
+    argAt: number[];
+    read: boolean;
+    tables: readonly string[] | undefined;
+  };
   // By database object: a transaction is another object, and compiles for itself.
-  const compiled = new WeakMap<Db, { query: CompiledQuery<R>; argAt: number[]; read: boolean }>();
+  const compiled = new WeakMap<Db, Entry>();
   const bound = (db: Db, args: Args) => {
     let entry = compiled.get(db);
     if (!entry) {
@@ -66,7 +77,9 @@ export function precompiled<Args extends unknown[], R>(
       if (new Set(argAt.filter((i) => i >= 0)).size !== args.length) {
         throw new Error('precompiled: every argument must be a parameter of the query');
       }
-      entry = { query, argAt, read: query.query.kind === 'SelectQueryNode' };
+      const tables = options.tables ?? tablesOfQuery(query.query);
+      declareStatementTables(query.sql, tables);
+      entry = { query, argAt, read: query.query.kind === 'SelectQueryNode', tables };
       compiled.set(db, entry);
     }
     const { query, argAt } = entry;
@@ -77,7 +90,9 @@ export function precompiled<Args extends unknown[], R>(
   };
   const run = async (db: Db, ...args: Args) => {
     const { entry, parameters } = bound(db, args);
-    const raw = entry.read ? rawReaders.get(db)?.(entry.query.sql, parameters) : undefined;
+    const raw = entry.read
+      ? rawReaders.get(db)?.(entry.query.sql, parameters, entry.tables)
+      : undefined;
     if (raw) return (await raw).map(camelRow) as R[];
     return (await db.executeQuery<R>({ ...entry.query, parameters })).rows;
   };

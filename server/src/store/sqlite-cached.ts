@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
+import { ALSO_CHANGES } from './cache-tags';
 
 interface Options {
   /** Prepared statements kept, by SQL text. */
@@ -10,18 +11,10 @@ interface Options {
   maxRows?: number;
 }
 
-// Table names after FROM/JOIN (reads) and INSERT INTO/UPDATE (writes), quoted the way Kysely
-// quotes them or bare as in hand-written SQL. A DELETE from a table that foreign keys
-// reference may cascade to other tables, so it counts as a change to every table.
-const READ_TABLES = /\b(?:from|join)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
-const WRITE_TABLE =
-  /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
-const DELETE_TABLE = /^\s*delete\s+from\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
-const REFERENCED = `select 1 from sqlite_master m, pragma_foreign_key_list(m.name) f
-  where m.type = 'table' and lower(f."table") = ? limit 1`;
-// Statements that change no table's rows; a ROLLBACK (to a savepoint or not) may undo writes
-// that reads inside the transaction already saw, so it invalidates everything.
-const NEUTRAL = /^\s*(?:begin|commit|end|savepoint|release|pragma\s+data_version)\b/i;
+// Tables whose foreign keys name a table, with what they do when its rows go or change.
+const REFERENCING = `select m.name as "table" from sqlite_master m, pragma_foreign_key_list(m.name) f
+  where m.type = 'table' and lower(f."table") = ?
+  and (f.on_delete <> 'NO ACTION' or f.on_update <> 'NO ACTION')`;
 
 interface CachedRows {
   stamp: number;
@@ -29,10 +22,11 @@ interface CachedRows {
 }
 
 /**
- * Per-table generations: a write to a table on this connection bumps its own; anything that
- * may have changed any table bumps a global epoch (and calls `onBumpAll`).
+ * A generation per tag (a table, see cache-tags.ts): a write on this connection bumps those of
+ * the tables it changes; anything that may have changed any table bumps a global epoch (and
+ * calls `onBumpAll`).
  */
-function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAll: () => void) {
+function tableGenerations(file: SQLite.Database, onBumpAll: () => void) {
   const generations = new Map<string, number>();
   const dataVersion = file.prepare('PRAGMA data_version').pluck();
   let seenVersion = dataVersion.get();
@@ -46,40 +40,46 @@ function tableGenerations(file: SQLite.Database, maxStatements: number, onBumpAl
   const endLook = () => {
     lookedThisTurn = false;
   };
-  // Whether foreign keys reference a table, asked once per table (until the schema changes).
-  const referenced = new Map<string, boolean>();
-  // The table a statement writes, by SQL text ('' when it names none).
-  const writtenTable = new LRUCache<string, string>({ max: maxStatements });
+  // Per table, every table a write to it changes: itself, what its triggers write
+  // (ALSO_CHANGES) and, through cascading foreign keys, the tables that follow its rows; asked
+  // of the schema once per table, until DDL.
+  const changedWith = new Map<string, readonly string[]>();
+  const referencing = file.prepare(REFERENCING).pluck();
+  const closure = (table: string) => {
+    let all = changedWith.get(table);
+    if (all === undefined) {
+      const seen = new Set<string>();
+      const add = (t: string) => {
+        if (seen.has(t)) return;
+        seen.add(t);
+        for (const also of ALSO_CHANGES[t] ?? []) add(also);
+        for (const child of referencing.all(t) as string[]) add(child.toLowerCase());
+      };
+      add(table);
+      all = [...seen];
+      changedWith.set(table, all);
+    }
+    return all;
+  };
 
   const bumpAll = () => {
     epoch++;
     onBumpAll();
     // DDL may have added or dropped foreign keys.
-    referenced.clear();
-    writtenTable.clear();
-  };
-  const isReferenced = (table: string) => {
-    let yes = referenced.get(table);
-    if (yes === undefined) {
-      yes = file.prepare(REFERENCED).get(table) !== undefined;
-      referenced.set(table, yes);
-    }
-    return yes;
+    changedWith.clear();
   };
   return {
-    /** Records that a statement that may write runs (and, as ran(), ends the look). */
-    written(sqlText: string) {
+    bumpAll,
+    /**
+     * Records that a statement that may write `tables` runs (and, as ran(), ends the look);
+     * undefined: its tables are not known, so every tag moves.
+     */
+    written(tables: readonly string[] | undefined) {
       endLook();
-      if (NEUTRAL.test(sqlText)) return;
-      let table = writtenTable.get(sqlText);
-      if (table === undefined) {
-        table = WRITE_TABLE.exec(sqlText)?.[1]?.toLowerCase() ?? '';
-        const deleted = DELETE_TABLE.exec(sqlText)?.[1]?.toLowerCase();
-        if (deleted && !isReferenced(deleted)) table = deleted;
-        writtenTable.set(sqlText, table);
+      if (tables === undefined) return bumpAll();
+      for (const table of tables) {
+        for (const t of closure(table)) generations.set(t, (generations.get(t) ?? 0) + 1);
       }
-      if (table) generations.set(table, (generations.get(table) ?? 0) + 1);
-      else bumpAll();
     },
     /** A read ran on the connection: the next stamp looks at `PRAGMA data_version` again. */
     ran: endLook,
@@ -133,41 +133,52 @@ function resultCache(maxResults: number, maxRows: number) {
   };
 }
 
+/** A statement as Kysely's SQLite connection runs it (see sqlite-immediate.ts). */
+export interface CachedStatement {
+  reader: boolean;
+  all(params: readonly unknown[]): unknown[];
+  run(params: readonly unknown[]): SQLite.RunResult;
+  iterate(params: readonly unknown[]): IterableIterator<unknown>;
+}
+
 /**
- * The better-sqlite3 database as Kysely's SqliteDialect sees it, with two caches:
+ * The better-sqlite3 database with two caches:
  * - prepared statements by SQL text (Kysely would prepare every query anew);
- * - results of read-only queries, exact rather than time-based. Each table has a generation
- *   that a write to it on this connection bumps; a result is served only while the
- *   generations of the tables it read are unchanged. Anything that may have changed any table
- *   (a ROLLBACK, DDL, a statement naming no table, a commit by another connection such as the
- *   CLI, seen through `PRAGMA data_version`) bumps a global epoch instead. `PRAGMA
- *   data_version` is asked once per turn of the event loop, and again after any statement
- *   runs (see tableGenerations): asking on every read would make it the costliest call of a
- *   cached list under load.
+ * - results of read-only queries, exact rather than time-based, by tag (cache-tags.ts): a read
+ *   is cached under the tables it names, and served only while their generations are
+ *   unchanged; a write bumps the generations of the tables it changes. Anything that may have
+ *   changed any table (a ROLLBACK, DDL, a write whose tables are not known, a commit by another
+ *   connection such as the CLI, seen through `PRAGMA data_version`) bumps a global epoch
+ *   instead. `PRAGMA data_version` is asked once per turn of the event loop, and again after
+ *   any statement runs (see tableGenerations): asking on every read would make it the
+ *   costliest call of a cached list under load. A read whose tables are not known is not
+ *   cached.
  *
  * `version(tables)` exposes the same stamps, for callers that cache what they build from reads.
  */
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
-  const maxStatements = options.maxStatements ?? 200;
   const results = resultCache(options.maxResults ?? 2048, options.maxRows ?? 4096);
-  const { written, ran, stampOf } = tableGenerations(file, maxStatements, results.clear);
-  const statements = new LRUCache<string, { stmt: SQLite.Statement; tables: string[] }>({
-    max: maxStatements,
+  const { written, ran, stampOf, bumpAll } = tableGenerations(file, results.clear);
+  const statements = new LRUCache<string, SQLite.Statement>({
+    max: options.maxStatements ?? 200,
   });
 
   const statement = (sqlText: string) => {
-    let entry = statements.get(sqlText);
-    if (!entry) {
-      const tables = [...sqlText.matchAll(READ_TABLES)].map((m) => m[1]!.toLowerCase());
-      entry = { stmt: file.prepare(sqlText), tables: [...new Set(tables)] };
-      statements.set(sqlText, entry);
+    let stmt = statements.get(sqlText);
+    if (!stmt) {
+      stmt = file.prepare(sqlText);
+      statements.set(sqlText, stmt);
     }
-    return entry;
+    return stmt;
   };
 
   /** Rows of a read-only statement, from the cache while the tables it read are unchanged. */
-  const readAll = (sqlText: string, params: readonly unknown[]): unknown[] => {
-    const { stmt, tables } = statement(sqlText);
+  const readAll = (
+    stmt: SQLite.Statement,
+    sqlText: string,
+    params: readonly unknown[],
+    tables: readonly string[],
+  ): unknown[] => {
     const stamp = stampOf(tables);
     const key = `${sqlText}\u0000${JSON.stringify(params)}`;
     const cached = results.get(key, stamp);
@@ -181,47 +192,66 @@ export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
   return {
     close: () => file.close(),
     version: (tables: readonly string[]) => stampOf(tables),
+    /** Something may have changed any table (a rollback): every tag moves. */
+    changedAll: bumpAll,
     /**
-     * Rows of a read-only statement, shared with other callers: never mutate them. (Kysely's
-     * CamelCasePlugin maps every row to a new object, so its callers never see these.)
+     * Rows of a read-only statement that reads `tables`, shared with other callers: never
+     * mutate them. (Kysely's CamelCasePlugin maps every row to a new object, so its callers
+     * never see these.)
      */
-    read: (sqlText: string, params: readonly unknown[]): readonly unknown[] => {
-      const { stmt } = statement(sqlText);
+    read(
+      sqlText: string,
+      params: readonly unknown[],
+      tables: readonly string[],
+    ): readonly unknown[] {
+      const stmt = statement(sqlText);
       if (!stmt.reader || !stmt.readonly) throw new Error('read() takes read-only statements');
-      return readAll(sqlText, params);
+      return readAll(stmt, sqlText, params, tables);
     },
-    prepare(sqlText: string) {
-      const { stmt } = statement(sqlText);
-      // INSERT … RETURNING is a "reader" too; only read-only statements may be served from cache.
-      if (!stmt.reader || !stmt.readonly) {
+    /**
+     * The statement for `sqlText`, which names `tables` (undefined: not known). A read-only one
+     * with known tables is served from the cache; one that may write bumps their tags (all
+     * tags when they are not known). Statements that change no rows (BEGIN, COMMIT, SAVEPOINT,
+     * RELEASE; ROLLBACK too, see changedAll) bump nothing.
+     */
+    prepare(sqlText: string, tables: readonly string[] | undefined): CachedStatement {
+      const stmt = statement(sqlText);
+      if (stmt.readonly) {
         return {
           reader: stmt.reader,
-          all: (params: readonly unknown[]) => {
-            written(sqlText);
+          // INSERT … RETURNING is a "reader" too; only read-only statements may be cached.
+          all: (params) => {
+            if (stmt.reader && tables) return readAll(stmt, sqlText, params, tables).slice();
+            ran();
             return stmt.all(params as unknown[]);
           },
-          run: (params: readonly unknown[]) => {
-            written(sqlText);
+          run: (params) => {
+            ran();
             return stmt.run(params as unknown[]);
           },
-          iterate: (params: readonly unknown[]) => {
-            written(sqlText);
+          iterate: (params) => {
+            ran();
             return stmt.iterate(params as unknown[]);
           },
         };
       }
       return {
-        reader: true,
-        all: (params: readonly unknown[]) => readAll(sqlText, params).slice(),
-        run: (params: readonly unknown[]) => {
-          ran();
+        reader: stmt.reader,
+        all: (params) => {
+          written(tables);
+          return stmt.all(params as unknown[]);
+        },
+        run: (params) => {
+          written(tables);
           return stmt.run(params as unknown[]);
         },
-        iterate: (params: readonly unknown[]) => {
-          ran();
+        iterate: (params) => {
+          written(tables);
           return stmt.iterate(params as unknown[]);
         },
       };
     },
   };
 }
+
+export type CachedSqlite = ReturnType<typeof cachedSqlite>;

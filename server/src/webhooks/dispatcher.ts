@@ -1,8 +1,20 @@
 import type { Deps } from '../deps';
+import { WEBHOOK_QUEUE } from '../lifecycle/job-schema';
+import type { JobEngine, QueueWorker } from '../lifecycle/lifecycle';
 import { signingSecrets } from './endpoints';
 import { DEFAULT_SEND_LIMITS, type SendLimits, sendWebhook } from './send';
 import { webhookHeaders } from './signing';
-import { claimDue, type DueDelivery, findEndpointById, pruneOutbox, recordAttempt } from './store';
+import {
+  type DueDelivery,
+  dueDeliveries,
+  type EndpointRow,
+  findLeased,
+  leaseDeliveries,
+  leasedByEndpoint,
+  pruneOutbox,
+  recordAttempt,
+  releaseLeases,
+} from './store';
 
 /**
  * The wait before each attempt (Standard Webhooks' schedule): at once, then 5 s, 5 min, 30 min,
@@ -13,42 +25,66 @@ export const RETRY_SCHEDULE_MS = [
 ] as const;
 
 export interface DispatcherOptions {
-  /** How often due deliveries are looked for. */
+  /** How often the outbox is looked at for due deliveries (and idle workers poll the queue). */
   pollMs?: number;
   /** Attempts in flight in this process, all endpoints together. */
   concurrency?: number;
-  /** Attempts in flight to one endpoint: a slow receiver holds no more than these. */
+  /** Deliveries of one endpoint in hand at once: a slow receiver holds no more than these. */
   perEndpoint?: number;
+  /** Deliveries in hand (queued or being sent), every instance and endpoint together. */
+  maxLeased?: number;
   /** The wait before each attempt; its length is the number of attempts. */
   scheduleMs?: readonly number[];
-  /** How long a claimed delivery stays this instance's (longer than an attempt can take). */
+  /**
+   * How long a delivery handed to the job engine stays its job's: longer than a job waits in
+   * the queue plus an attempt. A job lost with its instance is sent again when it ends.
+   */
   leaseMs?: number;
   limits?: SendLimits;
   /** How long finished deliveries stay in the log (default 30 days). */
   retentionMs?: number;
 }
 
+type Settings = Required<DispatcherOptions>;
+
+const settingsOf = (options: DispatcherOptions): Settings => {
+  const concurrency = options.concurrency ?? 32;
+  return {
+    pollMs: options.pollMs ?? 500,
+    concurrency,
+    perEndpoint: options.perEndpoint ?? 2,
+    maxLeased: options.maxLeased ?? 2 * concurrency,
+    scheduleMs: options.scheduleMs ?? RETRY_SCHEDULE_MS,
+    leaseMs: options.leaseMs ?? 60_000,
+    limits: options.limits ?? DEFAULT_SEND_LIMITS,
+    retentionMs: options.retentionMs ?? 30 * 86_400_000,
+  };
+};
+
+/** One job: a delivery to attempt, under the lease it was queued with. */
+export interface DeliveryJob {
+  id: string;
+  /** The delivery's `lease_until` when queued: the job is void once the lease changed. */
+  lease: string;
+}
+
 /** How often finished deliveries past their retention are deleted. */
 const PRUNE_EVERY_MS = 3_600_000;
-
-export interface Dispatcher {
-  /** Stops claiming; waits for the attempts in flight. */
-  stop(): Promise<void>;
-}
+/** Lease an attempt must have left when it starts, beyond its own time limit. */
+const LEASE_MARGIN_MS = 5_000;
 
 /** What a delivery that used its last attempt does to its endpoint. */
 const givenUp = (attempts: number, last: string) =>
   `Disabled after a delivery failed ${attempts} attempts (the last: ${last}); turn it back on with enabled: true`;
 
-/** Signs and sends one claimed delivery, then records the outcome (see startDispatcher). */
+/** Signs and sends one leased delivery, then records the outcome (see webhookWorker). */
 async function attempt(
   deps: Deps,
   delivery: DueDelivery,
   leaseUntil: string,
   settings: { scheduleMs: readonly number[]; limits: SendLimits },
 ) {
-  const endpoint = await findEndpointById(deps.store.db, delivery.endpointId);
-  if (!endpoint) return;
+  const endpoint: EndpointRow = delivery;
   const timestamp = Math.floor(deps.now().getTime() / 1000);
   const secrets = signingSecrets(deps, endpoint);
   const headers = webhookHeaders(secrets, delivery.eventId, timestamp, delivery.payload);
@@ -72,7 +108,7 @@ async function attempt(
   };
   const { db } = deps.store;
   if (ok) {
-    await recordAttempt(db, delivery.id, leaseUntil, {
+    await recordAttempt(db, delivery.deliveryId, leaseUntil, {
       ...base,
       status: 'succeeded',
       nextAttemptAt: null,
@@ -82,11 +118,11 @@ async function attempt(
   const wait = settings.scheduleMs[attempts];
   if (wait !== undefined) {
     const next = new Date(at.getTime() + wait).toISOString();
-    await recordAttempt(db, delivery.id, leaseUntil, { ...base, nextAttemptAt: next });
+    await recordAttempt(db, delivery.deliveryId, leaseUntil, { ...base, nextAttemptAt: next });
     return;
   }
   await db.transaction().execute(async (tx) => {
-    await recordAttempt(tx, delivery.id, leaseUntil, {
+    await recordAttempt(tx, delivery.deliveryId, leaseUntil, {
       ...base,
       status: 'failed',
       nextAttemptAt: null,
@@ -94,11 +130,45 @@ async function attempt(
     await tx
       .updateTable('webhookEndpoints')
       .set({ enabled: 0, disabledReason: givenUp(attempts, last), disabledAt: at.toISOString() })
-      .where('id', '=', delivery.endpointId)
+      .where('id', '=', endpoint.id)
       .where('enabled', '=', 1)
       .execute();
   });
-  deps.log.warn({ endpointId: delivery.endpointId, attempts }, 'webhook endpoint disabled');
+  deps.log.warn({ endpointId: endpoint.id, attempts }, 'webhook endpoint disabled');
+}
+
+/**
+ * The job engine's worker of deliveries: each job is one attempt of one delivery. A job whose
+ * lease changed (the delivery was sent, deleted, or queued again after its lease ended) or
+ * that has too little of it left to finish inside it is dropped: the lease is what keeps two
+ * instances from sending a delivery at once.
+ */
+export function webhookWorker(
+  deps: Deps,
+  options: DispatcherOptions = {},
+): QueueWorker<DeliveryJob> {
+  const settings = settingsOf(options);
+  return {
+    name: WEBHOOK_QUEUE,
+    concurrency: settings.concurrency,
+    // The instance that queues a job wakes its own worker; this finds other instances' jobs.
+    pollMs: Math.max(settings.pollMs, 1_000),
+    async run(job) {
+      const left = Date.parse(job.lease) - deps.now().getTime();
+      if (left < settings.limits.timeoutMs + LEASE_MARGIN_MS) return;
+      const delivery = await findLeased(deps.store.db, job.id, job.lease);
+      if (!delivery) return;
+      await attempt(deps, delivery, job.lease, settings).catch((err) =>
+        deps.log.error({ err, deliveryId: job.id }, 'webhook attempt failed'),
+      );
+    },
+    dropped: (jobs) => releaseLeases(deps.store.db, jobs),
+  };
+}
+
+export interface Dispatcher {
+  /** Stops queuing deliveries; waits for a look at the outbox in progress. */
+  stop(): Promise<void>;
 }
 
 /** Deletes finished events past `retentionMs`, hourly; returns the timer. */
@@ -115,80 +185,58 @@ function startPruner(deps: Deps, retentionMs: number): NodeJS.Timeout {
 }
 
 /**
- * Sends the outbox: claims due deliveries (a lease in the store, so on a shared PostgreSQL each
- * is taken by one instance, and one left by a killed process is taken again when its lease
- * ends), signs and POSTs each, and records the outcome: succeeded on a 2xx, else the next
- * attempt's time, or failed after the last, which disables the endpoint with the reason.
+ * Moves due deliveries from the outbox onto the job engine, every `pollMs`: leases each (one
+ * statement, so on a shared PostgreSQL each is leased by one instance) and queues one job per
+ * delivery on `engine`, which any instance's worker takes. At most `perEndpoint` of an
+ * endpoint's deliveries and `maxLeased` in all are in hand at once, so a slow receiver's
+ * backlog never stands in front of another endpoint's deliveries. The outbox stays the record
+ * of what is owed: a retry is the delivery due again at its next attempt's time, and a job lost
+ * with its instance (or a process stopped before starting it) is queued again once its lease
+ * ends, so nothing is lost across restarts.
  */
-export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Dispatcher {
-  const {
-    pollMs = 500,
-    concurrency = 32,
-    perEndpoint = 2,
-    scheduleMs = RETRY_SCHEDULE_MS,
-    leaseMs = 60_000,
-    limits = DEFAULT_SEND_LIMITS,
-    retentionMs = 30 * 86_400_000,
-  } = options;
-  const perEndpointBusy = new Map<string, number>();
-  const inFlight = new Set<Promise<void>>();
+export function startDispatcher(
+  deps: Deps,
+  engine: Pick<JobEngine, 'send'>,
+  options: DispatcherOptions = {},
+): Dispatcher {
+  const settings = settingsOf(options);
+  const { db } = deps.store;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let polling: Promise<void> = Promise.resolve();
 
-  const busyEndpoints = () =>
-    [...perEndpointBusy].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
-
-  function run(delivery: DueDelivery, leaseUntil: string) {
-    const id = delivery.endpointId;
-    perEndpointBusy.set(id, (perEndpointBusy.get(id) ?? 0) + 1);
-    const work = attempt(deps, delivery, leaseUntil, { scheduleMs, limits })
-      .catch((err) => deps.log.error({ err, deliveryId: delivery.id }, 'webhook attempt failed'))
-      .finally(() => {
-        const n = (perEndpointBusy.get(id) ?? 1) - 1;
-        if (n > 0) perEndpointBusy.set(id, n);
-        else perEndpointBusy.delete(id);
-        inFlight.delete(work);
-      });
-    inFlight.add(work);
-  }
-
-  async function poll() {
-    const room = concurrency - inFlight.size;
-    if (room <= 0) return;
+  async function relay() {
     const now = deps.now();
-    const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-    const claimed = await claimDue(
-      deps.store.db,
-      deps.store.engine,
-      { now: now.toISOString(), leaseUntil },
-      room,
-      busyEndpoints(),
+    const at = now.toISOString();
+    const due = await dueDeliveries(db, at, settings.perEndpoint, settings.maxLeased);
+    if (due.length === 0) return;
+    const leased = await leasedByEndpoint(db, at);
+    let room = settings.maxLeased - [...leased.values()].reduce((a, b) => a + b, 0);
+    const ids: string[] = [];
+    for (const { id, endpointId } of due) {
+      const held = leased.get(endpointId) ?? 0;
+      if (room <= 0) break;
+      if (held >= settings.perEndpoint) continue;
+      leased.set(endpointId, held + 1);
+      room--;
+      ids.push(id);
+    }
+    const lease = new Date(now.getTime() + settings.leaseMs).toISOString();
+    const taken = await leaseDeliveries(db, ids, at, lease);
+    // A job the engine did not take stays leased: it is queued again when the lease ends.
+    await engine.send<DeliveryJob>(
+      WEBHOOK_QUEUE,
+      taken.map((id) => ({ id, lease })),
     );
-    const extra: string[] = [];
-    for (const delivery of claimed) {
-      if ((perEndpointBusy.get(delivery.endpointId) ?? 0) >= perEndpoint) extra.push(delivery.id);
-      else run(delivery, leaseUntil);
-    }
-    // More for one endpoint than it may have in flight: back to the store for the next poll.
-    if (extra.length > 0) {
-      await deps.store.db
-        .updateTable('webhookDeliveries')
-        .set({ leaseUntil: null })
-        .where('id', 'in', extra)
-        .where('leaseUntil', '=', leaseUntil)
-        .execute();
-    }
   }
 
-  const pruner = startPruner(deps, retentionMs);
-
+  const pruner = startPruner(deps, settings.retentionMs);
   const tick = () => {
-    polling = poll()
-      .catch((err) => deps.log.warn({ err }, 'webhook dispatcher: poll failed'))
+    polling = relay()
+      .catch((err) => deps.log.warn({ err }, 'webhook dispatcher: relay failed'))
       .finally(() => {
         if (!stopped) {
-          timer = setTimeout(tick, pollMs);
+          timer = setTimeout(tick, settings.pollMs);
           timer.unref();
         }
       });
@@ -201,7 +249,6 @@ export function startDispatcher(deps: Deps, options: DispatcherOptions = {}): Di
       clearTimeout(timer);
       clearInterval(pruner);
       await polling;
-      await Promise.allSettled([...inFlight]);
     },
   };
 }

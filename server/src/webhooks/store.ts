@@ -8,12 +8,12 @@ import type {
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-/** A delivery with what sending it needs: its event and its endpoint. */
-export type DueDelivery = DeliveryRow & {
-  eventType: string;
+/** A delivery's endpoint with what sending it needs of the delivery and its event. */
+export type DueDelivery = EndpointRow & {
+  deliveryId: string;
+  eventId: string;
+  attempts: number;
   payload: string;
-  url: string;
-  organizationId: string;
 };
 export type DeliveryWithType = DeliveryRow & { eventType: string };
 
@@ -113,52 +113,108 @@ export const findDelivery = (db: Db, id: string): Promise<DeliveryWithType | und
   withEvent(db).where('d.id', '=', id).executeTakeFirst();
 
 /**
- * Takes up to `limit` due deliveries for `leaseUntil`, skipping `busyEndpoints` (this instance
- * is sending to them as much as it may) and disabled endpoints (their deliveries wait). One
- * statement, no transaction held open: on PostgreSQL rows another instance is claiming are
- * skipped, so each is taken once. An idle poll is one read. Returns them with their event and endpoint.
+ * Up to `limit` deliveries due at `now` and in no one's hands (never leased, or the lease
+ * ended), of enabled endpoints, oldest due first, at most `perEndpoint` of each endpoint (so
+ * one endpoint's backlog never fills the batch). A read: an idle look writes nothing.
  */
-export async function claimDue(
-  db: Db,
-  engine: Engine,
-  at: { now: string; leaseUntil: string },
-  limit: number,
-  busyEndpoints: readonly string[],
-): Promise<DueDelivery[]> {
-  let due = db
+export function dueDeliveries(db: Db, now: string, perEndpoint: number, limit: number) {
+  const ranked = db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
-    .select('d.id')
+    .select((eb) => [
+      'd.id',
+      'd.endpointId',
+      'd.nextAttemptAt',
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) => ob.partitionBy('d.endpointId').orderBy('d.nextAttemptAt').orderBy('d.id'))
+        .as('rank'),
+    ])
     .where('d.status', '=', 'pending')
     .where('w.enabled', '=', 1)
-    .where('d.nextAttemptAt', '<=', at.now)
-    .where((eb) => eb.or([eb('d.leaseUntil', 'is', null), eb('d.leaseUntil', '<', at.now)]))
-    .$if(busyEndpoints.length > 0, (q) => q.where('d.endpointId', 'not in', busyEndpoints))
-    .orderBy('d.nextAttemptAt')
-    .limit(limit);
-  // A read first: an idle poll writes nothing (no lock, no WAL on SQLite).
-  if ((await due.execute()).length === 0) return [];
-  if (engine === 'postgres') due = due.forUpdate('d').skipLocked();
-  const claimed = await db
+    .where('d.nextAttemptAt', '<=', now)
+    .where((eb) => eb.or([eb('d.leaseUntil', 'is', null), eb('d.leaseUntil', '<', now)]));
+  return db
+    .selectFrom(ranked.as('r'))
+    .select(['r.id', 'r.endpointId'])
+    .where('r.rank', '<=', perEndpoint)
+    .orderBy('r.nextAttemptAt')
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+}
+
+/** Per endpoint, how many of its deliveries are leased at `now` (queued or being sent). */
+export async function leasedByEndpoint(db: Db, now: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('webhookDeliveries')
+    .select((eb) => ['endpointId', eb.fn.countAll<number>().as('n')])
+    .where('status', '=', 'pending')
+    .where('leaseUntil', '>=', now)
+    .groupBy('endpointId')
+    .execute();
+  return new Map(rows.map((r) => [r.endpointId, Number(r.n)]));
+}
+
+/**
+ * Leases `ids` until `leaseUntil`, each only if still pending and in no one's hands at `now`;
+ * returns those it leased. One statement: of instances leasing the same row at once, the
+ * first's lease stands and the others' conditions no longer match (on PostgreSQL the row
+ * lock makes them wait and re-check), so each lease is taken by one.
+ */
+export async function leaseDeliveries(
+  db: Db,
+  ids: readonly string[],
+  now: string,
+  leaseUntil: string,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
     .updateTable('webhookDeliveries')
-    .set({ leaseUntil: at.leaseUntil })
-    .where('id', 'in', due)
+    .set({ leaseUntil })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', now)]))
     .returning('id')
     .execute();
-  if (claimed.length === 0) return [];
-  return db
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The endpoint of delivery `id` with the delivery's attempts and its event's payload (one
+ * read), if it is still pending under `leaseUntil` (else it was sent, deleted or leased again
+ * since) and its endpoint enabled.
+ */
+export const findLeased = (
+  db: Db,
+  id: string,
+  leaseUntil: string,
+): Promise<DueDelivery | undefined> =>
+  db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
     .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
-    .selectAll('d')
-    .select(['e.type as eventType', 'e.payload', 'w.url', 'w.organizationId'])
-    .where(
-      'd.id',
-      'in',
-      claimed.map((r) => r.id),
-    )
-    .where('d.leaseUntil', '=', at.leaseUntil)
-    .execute();
+    .selectAll('w')
+    .select(['d.id as deliveryId', 'd.eventId', 'd.attempts', 'e.payload'])
+    .where('d.id', '=', id)
+    .where('d.leaseUntil', '=', leaseUntil)
+    .where('d.status', '=', 'pending')
+    .where('w.enabled', '=', 1)
+    .executeTakeFirst();
+
+/** Gives back leases taken for jobs that will not run (a stopping process's queue). */
+export async function releaseLeases(
+  db: Db,
+  leases: readonly { id: string; lease: string }[],
+): Promise<void> {
+  for (const { id, lease } of leases) {
+    await db
+      .updateTable('webhookDeliveries')
+      .set({ leaseUntil: null })
+      .where('id', '=', id)
+      .where('leaseUntil', '=', lease)
+      .execute();
+  }
 }
 
 /** Records one attempt's outcome, if this instance still holds the lease it claimed with. */

@@ -234,7 +234,7 @@ AS $function$
             expire = case when rate_limits.expire <= $5::bigint then $3::bigint else rate_limits.expire end
           returning points, expire
         )
-        select k.*, (select concat_ws('.', coalesce(sum(members), 0), coalesce(sum(organizations), 0)) as "version" from store_versions) as "storeVersion",
+        select k.*, null::text as "storeVersion",
           hit.points as "hitPoints", hit.expire::text as "hitExpire"
         from k left join hit on true;
       end $function$

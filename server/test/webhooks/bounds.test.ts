@@ -4,7 +4,8 @@ import { pageOf, WebhookDelivery } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
 
 /** A receiver on loopback that answers each request with `handle`; counts what it got. */
 async function rogue(handle: http.RequestListener) {
@@ -28,16 +29,19 @@ async function rogue(handle: http.RequestListener) {
 // default), and a redirect is an answer, not a place to go.
 describe('webhook attempts are bounded', () => {
   let bridge: TestBridge;
-  let dispatcher: Dispatcher;
+  let dispatcher: Lifecycle;
   let key: string;
   let orgId: string;
 
   beforeAll(async () => {
     bridge = await startBridge('sqlite');
-    dispatcher = startDispatcher(bridge.deps, {
-      pollMs: 50,
-      scheduleMs: [0, 60_000],
-      limits: { timeoutMs: 500, maxResponseBytes: 1024 },
+    dispatcher = await startJobs(bridge.deps, {
+      dataSources: false,
+      webhooks: {
+        pollMs: 50,
+        scheduleMs: [0, 60_000],
+        limits: { timeoutMs: 500, maxResponseBytes: 1024 },
+      },
     });
     key = (await bridge.newUser()).key;
     orgId = (

@@ -17,7 +17,10 @@ import {
   type TestBridge,
 } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
+import { webhookWorker } from '../../src/webhooks/dispatcher';
+import { leaseDeliveries } from '../../src/webhooks/store';
 import { type Received, type Receiver, startReceiver } from './receiver';
 
 const FAST = { pollMs: 50, scheduleMs: [0, 200, 200] };
@@ -25,7 +28,7 @@ const ALL = WebhookEventType.options;
 
 describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine) => {
   let bridge: TestBridge;
-  let dispatcher: Dispatcher;
+  let dispatcher: Lifecycle;
   let receiver: Receiver;
   let admin: { key: string; email: string };
   let orgId: string;
@@ -59,7 +62,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine
 
   beforeAll(async () => {
     bridge = await startBridge(engine);
-    dispatcher = startDispatcher(bridge.deps, FAST);
+    dispatcher = await startJobs(bridge.deps, { dataSources: false, webhooks: FAST });
     admin = await bridge.newUser();
     orgId = (
       await bridge.request('POST', '/api/public/organizations', {
@@ -367,7 +370,10 @@ describe.each(['sqlite', 'postgres'] as const)(
       try {
         receiver.answer.status = 502;
         const first = await serveBridge(env);
-        const dispatcher = startDispatcher(first.deps, { pollMs: 50, scheduleMs: [0, 1_500, 200] });
+        const dispatcher = await startJobs(first.deps, {
+          dataSources: false,
+          webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
+        });
         const { createApiKeyForEmail } = await import('../../src/domain/api-key-admin');
         const { key } = await createApiKeyForEmail(
           first.deps.store.db,
@@ -398,7 +404,10 @@ describe.each(['sqlite', 'postgres'] as const)(
 
         receiver.answer.status = 204;
         const second = await serveBridge(env);
-        const again = startDispatcher(second.deps, { pollMs: 50, scheduleMs: [0, 1_500, 200] });
+        const again = await startJobs(second.deps, {
+          dataSources: false,
+          webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
+        });
         try {
           const log = await until(
             'delivered by the restarted bridge',
@@ -428,3 +437,110 @@ describe.each(['sqlite', 'postgres'] as const)(
     });
   },
 );
+
+describe.each(['sqlite', 'postgres'] as const)('webhook jobs and their leases on %s', (engine) => {
+  let bridge: TestBridge;
+  let receiver: Receiver;
+  let key: string;
+
+  beforeAll(async () => {
+    bridge = await startBridge(engine);
+    receiver = await startReceiver();
+    key = (await bridge.newUser()).key;
+  });
+  afterAll(async () => {
+    await bridge?.stop();
+    await receiver?.close();
+  });
+
+  /** A new organization with one endpoint and one pending delivery (no jobs run here). */
+  async function pendingDelivery(name: string) {
+    const org = await bridge.request('POST', '/api/public/organizations', {
+      key,
+      body: { name },
+    });
+    const hooks = `/api/public/organizations/${org.body.data.id}/webhook-endpoints`;
+    const endpoint = await bridge.request('POST', hooks, {
+      key,
+      body: { url: receiver.url, eventTypes: ['organization.updated'] },
+    });
+    await bridge.request('PATCH', `/api/public/organizations/${org.body.data.id}`, {
+      key,
+      body: { name: `${name} renamed` },
+    });
+    const path = `${hooks}/${endpoint.body.data.id}`;
+    const log = async () =>
+      (await bridge.request('GET', `${path}/deliveries`, { key })).body.data[0] as WebhookDelivery;
+    const delivery = await log();
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 0 });
+    return {
+      id: delivery.id,
+      log,
+      remove: () => bridge.request('DELETE', path, { key }),
+    };
+  }
+
+  it('runs a job only under the lease it was queued with, and a delivery it sent never again', async () => {
+    const { db } = bridge.deps.store;
+    const fenced = await pendingDelivery('Fenced');
+    const { id } = fenced;
+    const worker = webhookWorker(bridge.deps);
+    const now = new Date();
+    const lease = new Date(now.getTime() + 60_000).toISOString();
+    // Not leased: a job naming any lease is void.
+    await worker.run({ id, lease });
+    expect(receiver.received).toHaveLength(0);
+    expect(await leaseDeliveries(db, [id], now.toISOString(), lease)).toEqual([id]);
+    // Leased: a second lease is refused while the first holds, and a job under another lease
+    // (one queued before the delivery was leased again) does nothing.
+    const other = new Date(now.getTime() + 90_000).toISOString();
+    expect(await leaseDeliveries(db, [id], now.toISOString(), other)).toEqual([]);
+    await worker.run({ id, lease: new Date(now.getTime() + 50_000).toISOString() });
+    expect(receiver.received).toHaveLength(0);
+    await worker.run({ id, lease });
+    expect(receiver.received).toHaveLength(1);
+    expect(await fenced.log()).toMatchObject({ status: 'succeeded', attempts: 1 });
+    // The same job again (a duplicate from the queue): the lease went with the attempt.
+    await worker.run({ id, lease });
+    expect(receiver.received).toHaveLength(1);
+    // A job with too little lease left to finish its attempt inside it is dropped too.
+    const late = await pendingDelivery('Late');
+    const short = new Date(Date.now() + 1_000).toISOString();
+    expect(await leaseDeliveries(db, [late.id], new Date().toISOString(), short)).toEqual([
+      late.id,
+    ]);
+    await worker.run({ id: late.id, lease: short });
+    expect(receiver.received).toHaveLength(1);
+    expect(await late.log()).toMatchObject({ status: 'pending', attempts: 0 });
+    await late.remove();
+    await fenced.remove();
+    receiver.received.length = 0;
+  });
+
+  it('queues a delivery again when the job that held it was lost with its instance', async () => {
+    const lost = await pendingDelivery('Lost');
+    const { id } = lost;
+    // An instance leased it, and died before its job ran: nothing is queued for it.
+    const leaseEnds = new Date(Date.now() + 1_500);
+    const leased = await leaseDeliveries(
+      bridge.deps.store.db,
+      [id],
+      new Date().toISOString(),
+      leaseEnds.toISOString(),
+    );
+    expect(leased).toEqual([id]);
+    const jobs = await startJobs(bridge.deps, { dataSources: false, webhooks: { pollMs: 50 } });
+    try {
+      const done = await until(
+        'delivered after the lease ended',
+        () => lost.log(),
+        (d) => d?.status === 'succeeded',
+      );
+      expect(done.attempts).toBe(1);
+      expect(Date.parse(done.lastAttemptAt as string)).toBeGreaterThanOrEqual(leaseEnds.getTime());
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await jobs.stop();
+    }
+  });
+});

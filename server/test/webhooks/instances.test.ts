@@ -1,8 +1,13 @@
 import { pageOf, WebhookDelivery } from '@bridgekit/contract';
+import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import { WEBHOOK_QUEUE } from '../../src/lifecycle/job-schema';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
+import { leaseDeliveries } from '../../src/webhooks/store';
 import { createSharedPg, type SharedPg, startBridgeOn } from '../sso-http/support';
 import { type Receiver, startReceiver } from './receiver';
 
@@ -12,7 +17,7 @@ describe('webhook delivery by two bridges on one PostgreSQL', () => {
   let pg: SharedPg;
   let one: TestBridge;
   let two: TestBridge;
-  let dispatchers: Dispatcher[] = [];
+  let dispatchers: Lifecycle[] = [];
   let receiver: Receiver;
 
   beforeAll(async () => {
@@ -46,8 +51,8 @@ describe('webhook delivery by two bridges on one PostgreSQL', () => {
     }
     receiver.answer.delayMs = 20;
     dispatchers = [
-      startDispatcher(one.deps, { pollMs: 20, perEndpoint: 4 }),
-      startDispatcher(two.deps, { pollMs: 20, perEndpoint: 4 }),
+      await startJobs(one.deps, { dataSources: false, webhooks: { pollMs: 20, perEndpoint: 4 } }),
+      await startJobs(two.deps, { dataSources: false, webhooks: { pollMs: 20, perEndpoint: 4 } }),
     ];
     for (let i = 0; i < EVENTS; i++) {
       const via = i % 2 === 0 ? one : two;
@@ -87,5 +92,66 @@ describe('webhook delivery by two bridges on one PostgreSQL', () => {
     }
     expect(perEvent.size).toBe(EVENTS);
     expect([...perEvent.values()].every((n) => n === endpoints.length)).toBe(true);
+  });
+
+  it('works a job any instance queued on pg-boss, and deletes it once done', async () => {
+    await Promise.all(dispatchers.map((d) => d.stop()));
+    dispatchers = [];
+    const { key } = await one.newUser();
+    const org = (
+      await one.request('POST', '/api/public/organizations', { key, body: { name: 'Queued' } })
+    ).body.data;
+    const base = `/api/public/organizations/${org.id}/webhook-endpoints`;
+    const endpoint = (
+      await one.request('POST', base, {
+        key,
+        body: { url: `${receiver.url}?queued`, eventTypes: ['organization.updated'] },
+      })
+    ).body.data;
+    await one.request('PATCH', `/api/public/organizations/${org.id}`, {
+      key,
+      body: { name: 'Queued 2' },
+    });
+    const log = async () =>
+      pageOf(WebhookDelivery).parse(
+        (await two.request('GET', `${base}/${endpoint.id}/deliveries`, { key })).body,
+      ).data[0];
+    const pending = await log();
+    expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
+    // Leased and queued on pg-boss by hand, as another instance's dispatcher does. No
+    // dispatcher queues a leased delivery again before its lease ends: only a worker taking
+    // the job from pg-boss sends it.
+    const now = new Date();
+    const lease = new Date(now.getTime() + 60_000).toISOString();
+    const db = one.deps.store.db;
+    expect(await leaseDeliveries(db, [pending!.id], now.toISOString(), lease)).toEqual([
+      pending!.id,
+    ]);
+    const boss = new PgBoss({ connectionString: pg.url, migrate: false, supervise: false });
+    await boss.start();
+    try {
+      await boss.send(WEBHOOK_QUEUE, { id: pending!.id, lease });
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    dispatchers = [await startJobs(two.deps, { dataSources: false, webhooks: { pollMs: 20 } })];
+    const done = await until(
+      'sent by the worker of the other instance',
+      log,
+      (d) => d?.status === 'succeeded',
+    );
+    expect(done).toMatchObject({ attempts: 1, lastResponseStatus: 204 });
+    expect(receiver.received.filter((r) => r.url.endsWith('?queued'))).toHaveLength(1);
+    // Its job is deleted, not kept as completed: the delivery log is the record.
+    await until(
+      'the job deleted',
+      async () =>
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from pgboss.job where name = ${WEBHOOK_QUEUE}`.execute(db)
+        ).rows[0]!.n,
+      (n) => n === 0,
+    );
   });
 });

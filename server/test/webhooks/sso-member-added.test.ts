@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { type RedisServer, startRedisServer } from '../../../test/support/redis-server';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
 import { type Receiver, startReceiver } from './receiver';
 
 const FAST = { pollMs: 50, scheduleMs: [0, 200, 200] };
@@ -19,7 +20,7 @@ describe.each([
 ] as const)('member.added from an SSO first sign-in on %s', (_label, engine, withRedis) => {
   let redis: RedisServer | undefined;
   let bridge: TestBridge;
-  let dispatcher: Dispatcher;
+  let dispatcher: Lifecycle;
   let receiver: Receiver;
   let admin: { key: string };
   let org: { id: string; jwtSecret: string };
@@ -28,7 +29,7 @@ describe.each([
   beforeAll(async () => {
     redis = withRedis ? await startRedisServer() : undefined;
     bridge = await startBridge(engine, redis ? { REDIS_URL: redis.url } : {});
-    dispatcher = startDispatcher(bridge.deps, FAST);
+    dispatcher = await startJobs(bridge.deps, { dataSources: false, webhooks: FAST });
     admin = await bridge.newUser();
     const created = await bridge.request('POST', '/api/public/organizations?include=jwtSecret', {
       key: admin.key,

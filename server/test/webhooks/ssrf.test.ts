@@ -2,21 +2,25 @@ import { pageOf, WebhookDelivery } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
-import { type Dispatcher, startDispatcher } from '../../src/webhooks/dispatcher';
+import type { Lifecycle } from '../../src/lifecycle/lifecycle';
+import { startJobs } from '../../src/lifecycle/start';
 import { type Receiver, startReceiver } from './receiver';
 
 // As in production: no private addresses. Each refused attempt names the policy; the
 // receiver on loopback never sees a request.
 describe('webhook delivery under the network policy', () => {
   let bridge: TestBridge;
-  let dispatcher: Dispatcher;
+  let dispatcher: Lifecycle;
   let receiver: Receiver;
   let key: string;
   let orgId: string;
 
   beforeAll(async () => {
     bridge = await startBridge('sqlite', { BRIDGE_ALLOW_PRIVATE_NETWORKS: 'false' });
-    dispatcher = startDispatcher(bridge.deps, { pollMs: 50, scheduleMs: [0, 60_000] });
+    dispatcher = await startJobs(bridge.deps, {
+      dataSources: false,
+      webhooks: { pollMs: 50, scheduleMs: [0, 60_000] },
+    });
     receiver = await startReceiver();
     key = (await bridge.newUser()).key;
     orgId = (

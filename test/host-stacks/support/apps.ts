@@ -5,8 +5,11 @@ import { type Run, run } from '../../pack/support/host-app';
 /**
  * The apps of the host-stack matrix: each made by its stack's own CLI (create-vite,
  * create-next-app) inside one install root, whose node_modules every app resolves, then given
- * the same page: a provider themed `{ accent: '#0f766e', font: 'inherit' }` around an OrgPicker
- * and a new DataSourceForm, on a host stylesheet that sets the page's font to Georgia.
+ * the same pages: a provider themed `{ accent: '#0f766e', font: 'inherit' }` around an OrgPicker
+ * and a new DataSourceForm, and a lifecycle page (`?page=lifecycle` in Vite apps, `/lifecycle`
+ * in Next.js) with OrganizationSettings, MemberList, DataSourceList and a SchemaBrowser in a
+ * host panel; all on a host stylesheet that sets the page's font to Georgia. One build serves
+ * both pages.
  */
 
 export type Stack = 'vite' | 'next';
@@ -44,8 +47,24 @@ export const STACK_DEPENDENCIES: Record<string, string> = {
   '@types/node': '^20',
 };
 
-const HOST_CSS = 'body { margin: 0; font-family: Georgia, serif; }\nmain { padding: 24px; }\n';
+// The host panel the SchemaBrowser sits in (it draws no background of its own) follows the
+// kit's scheme attribute, as a host's dark mode would.
+const HOST_CSS = `body { margin: 0; font-family: Georgia, serif; }
+main { padding: 24px; }
+.host-lifecycle { display: grid; gap: 24px; }
+.host-panel { padding: 16px; background: #ffffff; color: #1f2328; }
+[data-bk-theme="dark"] .host-panel { background: #0d1117; color: #e6edf3; }
+`;
 const THEME = "{ accent: '#0f766e', font: 'inherit' }";
+
+/** The lifecycle components, as JSX over two expressions: the organization and data source ids. */
+const LIFECYCLE = (orgId: string, dataSourceId: string) =>
+  `<OrganizationSettings orgId={${orgId}} />
+      <MemberList orgId={${orgId}} />
+      <DataSourceList orgId={${orgId}} />
+      <section className="host-panel" aria-label="Synced tables">
+        <SchemaBrowser orgId={${orgId}} dataSourceId={${dataSourceId}} dataSourceName="Warehouse" />
+      </section>`;
 
 /** One package.json with every stack's dependencies and the tarballs, installed once. */
 export async function installRoot(root: string, tarballs: string[]): Promise<Run> {
@@ -139,7 +158,15 @@ export default defineConfig({ plugins: [${plugins}] });
     path.join(dir, 'src/main.tsx'),
     `${imports.join('\n')}
 import { createClient } from '@bridgekit/client';
-import { BridgeProvider, DataSourceForm, OrgPicker } from '@bridgekit/react';
+import {
+  BridgeProvider,
+  DataSourceForm,
+  DataSourceList,
+  MemberList,
+  OrganizationSettings,
+  OrgPicker,
+  SchemaBrowser,
+} from '@bridgekit/react';
 import { createRoot } from 'react-dom/client';
 
 // The session token comes in the URL's fragment (the test exchanged it with @bridgekit/node).
@@ -148,13 +175,24 @@ const client = createClient({
   getSessionToken: () => new URLSearchParams(location.hash.slice(1)).get('token') ?? '',
 });
 
-createRoot(document.getElementById('root')!).render(
-  <BridgeProvider client={client} theme={${THEME}}>
+const orgId = import.meta.env.VITE_ORG_ID;
+const page =
+  new URLSearchParams(location.search).get('page') === 'lifecycle' ? (
+    <main className="host-lifecycle">
+      <h1>Lifecycle</h1>
+      ${LIFECYCLE('orgId', 'import.meta.env.VITE_DATA_SOURCE_ID')}
+    </main>
+  ) : (
     <main>
       <h1>Host stack</h1>
       <OrgPicker />
-      <DataSourceForm orgId={import.meta.env.VITE_ORG_ID}${spec.utilityWins === undefined ? '' : ' className="rounded-none"'} />
+      <DataSourceForm orgId={orgId}${spec.utilityWins === undefined ? '' : ' className="rounded-none"'} />
     </main>
+  );
+
+createRoot(document.getElementById('root')!).render(
+  <BridgeProvider client={client} theme={${THEME}}>
+    {page}
   </BridgeProvider>,
 );
 `,
@@ -215,6 +253,25 @@ export default function Page() {
         <h1>Host stack</h1>
         <OrgPicker />
         <DataSourceForm orgId={process.env.NEXT_PUBLIC_ORG_ID!} />
+      </main>
+    </Bridge>
+  );
+}
+`,
+  );
+  // A second Server Component page, in the same build: the lifecycle components.
+  mkdirSync(path.join(app, 'lifecycle'), { recursive: true });
+  writeFileSync(
+    path.join(app, 'lifecycle/page.tsx'),
+    `import { DataSourceList, MemberList, OrganizationSettings, SchemaBrowser } from '@bridgekit/react';
+import { Bridge } from '../bridge';
+export default function Lifecycle() {
+  const orgId = process.env.NEXT_PUBLIC_ORG_ID!;
+  return (
+    <Bridge>
+      <main className="host-lifecycle">
+        <h1>Lifecycle</h1>
+        ${LIFECYCLE('orgId', 'process.env.NEXT_PUBLIC_DATA_SOURCE_ID!')}
       </main>
     </Bridge>
   );

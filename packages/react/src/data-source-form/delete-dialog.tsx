@@ -5,7 +5,7 @@ import { errorText, isAdminRequired } from '../internal/error-text';
 import { rootProps } from '../internal/root-props';
 import { useDialogTheme } from '../internal/use-dialog-theme';
 import type { FormContextValue } from '../provider/bridge-provider';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 
 interface DeleteDialogProps {
   context: FormContextValue;
@@ -34,7 +34,7 @@ export function DeleteDialog({ context, unstyled, orgId, record, onDeleted }: De
     } catch (caught) {
       if (isAdminRequired(caught)) {
         setOpen(false);
-        sessionStoreOf(client).refuse(orgId);
+        refuseAdmin(client, orgId);
       } else setError(caught);
     } finally {
       setBusy(false);

@@ -18,7 +18,7 @@ const UNSET_FLAG_OF = {
   sshPrivateKey: 'unsetSshPrivateKey',
   sshPrivateKeyPassphrase: 'unsetSshPrivateKeyPassphrase',
 } as const satisfies { [F in FormSecret]: UnsetFlag };
-export const FORM_SECRETS = Object.keys(UNSET_FLAG_OF) as FormSecret[];
+export const FORM_SECRETS = /* @__PURE__ */ Object.keys(UNSET_FLAG_OF) as FormSecret[];
 
 /** What happens to a stored secret on save. Secrets that are not stored have no mode. */
 export type SecretMode = 'stored' | 'replace' | 'remove';

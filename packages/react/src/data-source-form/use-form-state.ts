@@ -3,7 +3,7 @@ import type { DataSource } from '@bridgekit/contract';
 import { type FormEvent, useEffect, useReducer, useRef } from 'react';
 import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
 import type { FormContextValue } from '../provider/bridge-provider';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 import type { FormDialect, ParsedConnection } from './connection-string';
 import { deriveForm, type FormErrors, formReducer, initialFormState } from './form-reducer';
 import {
@@ -58,7 +58,7 @@ export function useFormState(options: FormStateOptions) {
     // A MEMBER's write: the form turns read-only and says why, instead of showing the 403.
     if (isAdminRequired(error)) {
       dispatch({ type: 'refused' });
-      sessionStoreOf(client).refuse(orgId);
+      refuseAdmin(client, orgId);
       return;
     }
     invalid({

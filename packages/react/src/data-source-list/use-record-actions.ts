@@ -1,7 +1,7 @@
 import type { DataSource } from '@bridgekit/contract';
 import { useEffect, useRef, useState } from 'react';
 import { isAdminRequired } from '../internal/error-text';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 import type { ListContext } from './list-context';
 
 /** Waits between reads of the record while a requested sync runs: 1 s, 2 s, then every 4 s. */
@@ -42,7 +42,7 @@ function useAction({ context, orgId }: ActionArgs) {
       await work();
     } catch (failure) {
       if (!alive.current) return;
-      if (isAdminRequired(failure)) sessionStoreOf(context.client).refuse(orgId);
+      if (isAdminRequired(failure)) refuseAdmin(context.client, orgId);
       else setError(failure);
     }
     if (alive.current) setBusy(false);

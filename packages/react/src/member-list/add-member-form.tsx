@@ -5,7 +5,7 @@ import { TextField } from '../data-source-form/fields';
 import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
 import type { BridgeContextValue } from '../provider/bridge-provider';
 import type { CoreMessages } from '../provider/messages';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 import type { MemberListMessages } from './member-list-messages';
 
 interface AddMemberFormProps {
@@ -42,7 +42,7 @@ export function AddMemberForm({ context, orgId, onAdded }: AddMemberFormProps) {
       setEmail('');
       onAdded(data, messages.memberAdded(data.user.email));
     } catch (caught) {
-      if (isAdminRequired(caught)) sessionStoreOf(client).refuse(orgId);
+      if (isAdminRequired(caught)) refuseAdmin(client, orgId);
       else if (isBridgeError(caught) && Object.keys(caught.fieldErrors).length > 0) {
         setFields(fieldTexts(caught, messages));
         focusEmail();

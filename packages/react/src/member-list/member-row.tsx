@@ -5,7 +5,7 @@ import { errorText, isAdminRequired } from '../internal/error-text';
 import { Avatar } from '../member-card/avatar';
 import type { BridgeContextValue } from '../provider/bridge-provider';
 import type { CoreMessages } from '../provider/messages';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 import type { MemberListMessages } from './member-list-messages';
 import { nameOf } from './use-members';
 
@@ -32,7 +32,7 @@ function useMemberActions(props: MemberRowProps, roleText: (role: Role) => strin
   const name = nameOf(member);
   const refused = (caught: unknown) => {
     if (!isAdminRequired(caught)) return false;
-    sessionStoreOf(client).refuse(orgId);
+    refuseAdmin(client, orgId);
     return true;
   };
 

@@ -3,7 +3,7 @@ import type { Organization, UpdateOrganizationBody } from '@bridgekit/contract';
 import { type FormEvent, useId, useState } from 'react';
 import { CheckboxField, describedBy, FieldMessages, TextField } from '../data-source-form/fields';
 import { errorText, fieldTexts, isAdminRequired } from '../internal/error-text';
-import { sessionStoreOf } from '../provider/session-store';
+import { refuseAdmin } from '../provider/session-store';
 import { type OriginEntry, originErrors, originsToSend } from './origins';
 import { OriginsEditor } from './origins-editor';
 import type { SettingsContext } from './settings-context';
@@ -12,19 +12,22 @@ interface GeneralFormProps {
   context: SettingsContext;
   organization: Organization;
   readOnly: boolean;
+  /** Slug, full embed and origins shown but not editable: only an API key may change them. */
+  hostLocked: boolean;
   onSaved: (organization: Organization) => void;
 }
 
 const toEntries = (origins: readonly string[]): OriginEntry[] =>
   origins.map((value, i) => ({ key: i + 1, value }));
 
-/** Only what changed: the bridge leaves omitted fields as they are. */
-function changes(org: Organization, form: FormState): UpdateOrganizationBody {
+/** Only what changed (and may be sent): the bridge leaves omitted fields as they are. */
+function changes(org: Organization, form: FormState, hostLocked: boolean): UpdateOrganizationBody {
   const body: UpdateOrganizationBody = {};
   if (form.name.trim() !== org.name) body.name = form.name.trim();
-  if (form.slug !== org.slug) body.slug = form.slug;
   const context = form.aiContext === '' ? null : form.aiContext;
   if (context !== org.customAiContext) body.customAiContext = context;
+  if (hostLocked) return body;
+  if (form.slug !== org.slug) body.slug = form.slug;
   if (form.fullEmbed !== org.fullEmbedEnabled) body.fullEmbedEnabled = form.fullEmbed;
   const origins = originsToSend(form.origins);
   if (origins.join('\n') !== org.embedAllowedOrigins.join('\n')) {
@@ -92,7 +95,8 @@ function TextAreaField({ id, label, hint, value, error, onChange }: TextAreaFiel
 }
 
 /** The form's values and errors, and Save: local checks first, then only what changed. */
-function useGeneralForm({ context, organization, readOnly, onSaved }: GeneralFormProps) {
+function useGeneralForm(props: GeneralFormProps) {
+  const { context, organization, readOnly, hostLocked, onSaved } = props;
   const { client, messages } = context;
   const [form, setForm] = useState(() => initial(organization));
   const [fields, setFields] = useState<Record<string, string>>({});
@@ -120,14 +124,14 @@ function useGeneralForm({ context, organization, readOnly, onSaved }: GeneralFor
     try {
       const { data } = await client.updateOrganization({
         params: { orgId: organization.id },
-        body: changes(organization, form),
+        body: changes(organization, form, hostLocked),
       });
       setForm(initial(data));
       setStatus('saved');
       onSaved(data);
     } catch (caught) {
       setStatus('idle');
-      if (isAdminRequired(caught)) sessionStoreOf(client).refuse(organization.id);
+      if (isAdminRequired(caught)) refuseAdmin(client, organization.id);
       else if (isBridgeError(caught) && Object.keys(caught.fieldErrors).length > 0) {
         const texts = fieldTexts(caught, messages);
         setFields(texts);
@@ -142,7 +146,7 @@ function useGeneralForm({ context, organization, readOnly, onSaved }: GeneralFor
 
 /** Name, slug, AI context, full embed and its origins; Save sends what changed. */
 export function GeneralForm(props: GeneralFormProps) {
-  const { context, readOnly } = props;
+  const { context, readOnly, hostLocked } = props;
   const { messages } = context;
   const id = useId();
   const { form, fields, origins, status, error, set, save, setOrigins } = useGeneralForm(props);
@@ -164,6 +168,7 @@ export function GeneralForm(props: GeneralFormProps) {
           hint={messages.orgSlugHint}
           value={form.slug}
           error={fields.slug}
+          readOnly={hostLocked || undefined}
           spellCheck={false}
           onChange={(event) => set({ slug: event.currentTarget.value })}
         />
@@ -180,6 +185,7 @@ export function GeneralForm(props: GeneralFormProps) {
           label={messages.orgFullEmbed}
           checked={form.fullEmbed}
           error={fields.fullEmbedEnabled}
+          disabled={hostLocked || undefined}
           onChange={(event) => set({ fullEmbed: event.currentTarget.checked })}
         />
       </fieldset>
@@ -187,7 +193,7 @@ export function GeneralForm(props: GeneralFormProps) {
         entries={form.origins}
         errors={origins}
         messages={messages}
-        disabled={readOnly}
+        disabled={readOnly || hostLocked}
         onChange={(entries) => set({ origins: entries })}
         onCheck={() => setOrigins(originErrors(form.origins, messages))}
       />

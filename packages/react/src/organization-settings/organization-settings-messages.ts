@@ -12,6 +12,8 @@ export const organizationSettingsMessages = {
   orgNotFound: 'This organization could not be found.',
   orgLoadFailed: 'The organization could not be loaded.',
   orgReadOnly: 'Only admins of this organization can change its settings.',
+  orgHostSettingsLocked:
+    'The slug, the full-embed page and its allowed origins are set by your application with an API key, and so is deleting the organization.',
   orgGeneral: 'General',
   orgName: 'Name',
   orgSlug: 'Slug',

@@ -38,9 +38,13 @@ const errorOf = (input: HTMLElement) =>
     .join(' ');
 
 describe('OrganizationSettings', () => {
-  it('loads the organization and saves only what changed', async () => {
+  it('loads the organization and saves only what changed (API-key client)', async () => {
     const saved = vi.fn();
-    const { user, calls } = renderKit(<OrganizationSettings orgId={ORG} onSaved={saved} />, bridge);
+    const { user, calls } = renderKit(
+      <OrganizationSettings orgId={ORG} onSaved={saved} />,
+      bridge,
+      { role: null },
+    );
     expect(screen.getByRole('status').textContent).toBe('Loading organization…');
     const name = await screen.findByLabelText('Name');
     expect((name as HTMLInputElement).value).toBe('Acme');
@@ -70,8 +74,63 @@ describe('OrganizationSettings', () => {
     expect(saved).toHaveBeenCalledWith(expect.objectContaining({ name: 'Acme Corp' }));
   });
 
+  it('gives an API-key client every host control: slug, full embed, origins, rotation, deletion', async () => {
+    renderKit(<OrganizationSettings orgId={ORG} />, bridge, { role: null });
+    const slug = (await screen.findByLabelText('Slug')) as HTMLInputElement;
+    expect(slug.readOnly).toBe(false);
+    expect(screen.getByLabelText('Allow the full-embed page').matches(':disabled')).toBe(false);
+    expect((originInputs()[0] as HTMLInputElement).readOnly).toBe(false);
+    for (const name of ['Add origin', 'Remove origin 1', 'Rotate secret', 'Delete organization'])
+      expect(screen.getByRole('button', { name })).toBeTruthy();
+    expect(screen.queryByText(/set by your application with an API key/)).toBeNull();
+  });
+
+  it('gives a signed-in ADMIN name and AI context; slug, embed, origins read-only; no rotation or deletion', async () => {
+    const saved = vi.fn();
+    const { user, calls } = renderKit(<OrganizationSettings orgId={ORG} onSaved={saved} />, bridge);
+    const name = await screen.findByLabelText('Name');
+    expect(
+      screen.getByText(
+        'The slug, the full-embed page and its allowed origins are set by your application with an API key, and so is deleting the organization.',
+      ),
+    ).toBeTruthy();
+    const slug = screen.getByLabelText('Slug') as HTMLInputElement;
+    expect(slug.readOnly).toBe(true);
+    expect(slug.value).toBe('acme');
+    const embed = screen.getByLabelText('Allow the full-embed page') as HTMLInputElement;
+    expect(embed.disabled).toBe(true);
+    expect(embed.checked).toBe(true);
+    expect((originInputs()[0] as HTMLInputElement).readOnly).toBe(true);
+    expect(
+      screen.queryByRole('button', { name: /Add origin|Remove origin|Delete|Rotate/ }),
+    ).toBeNull();
+    expect(screen.queryByText('SSO signing secret')).toBeNull();
+    expect(screen.queryByText('Delete organization')).toBeNull();
+
+    // Typing into the locked fields changes nothing; the save sends only what a session may send.
+    await user.type(slug, '-2');
+    await user.click(embed);
+    expect(slug.value).toBe('acme');
+    expect(embed.checked).toBe(true);
+    await user.clear(name);
+    await user.type(name, 'Acme Corp');
+    await user.type(screen.getByLabelText('AI context'), 'Fiscal year starts in April.');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Saved.');
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([
+      {
+        method: 'PATCH',
+        path: PATH,
+        body: { name: 'Acme Corp', customAiContext: 'Fiscal year starts in April.' },
+      },
+    ]);
+    expect(saved).toHaveBeenCalledWith(expect.objectContaining({ name: 'Acme Corp' }));
+  });
+
   it('checks each origin by the bridge’s rule as it is left, with its own error', async () => {
-    const { user, calls } = renderKit(<OrganizationSettings orgId={ORG} />, bridge);
+    const { user, calls } = renderKit(<OrganizationSettings orgId={ORG} />, bridge, {
+      role: null,
+    });
     await screen.findByLabelText('Name');
     const add = screen.getByRole('button', { name: 'Add origin' });
     for (const value of [
@@ -111,15 +170,18 @@ describe('OrganizationSettings', () => {
   });
 
   it('puts the bridge’s per-entry refusals on the entries that were sent', async () => {
-    const { user } = renderKit(<OrganizationSettings orgId={ORG} />, (call) =>
-      call.method === 'PATCH'
-        ? refusal(400, 'ValidationError', 'validation_failed', 'Invalid embedAllowedOrigins', {
-            fieldErrors: {
-              'embedAllowedOrigins.1': 'Must not be a public suffix such as com or co.uk',
-            },
-            fieldCodes: { 'embedAllowedOrigins.1': 'invalid_origin' },
-          })
-        : json(200, { data: acme }),
+    const { user } = renderKit(
+      <OrganizationSettings orgId={ORG} />,
+      (call) =>
+        call.method === 'PATCH'
+          ? refusal(400, 'ValidationError', 'validation_failed', 'Invalid embedAllowedOrigins', {
+              fieldErrors: {
+                'embedAllowedOrigins.1': 'Must not be a public suffix such as com or co.uk',
+              },
+              fieldCodes: { 'embedAllowedOrigins.1': 'invalid_origin' },
+            })
+          : json(200, { data: acme }),
+      { role: null },
     );
     await screen.findByLabelText('Name');
     await user.click(screen.getByRole('button', { name: 'Add origin' }));
@@ -132,13 +194,16 @@ describe('OrganizationSettings', () => {
   });
 
   it('shows a refused slug on the slug field', async () => {
-    const { user } = renderKit(<OrganizationSettings orgId={ORG} />, (call) =>
-      call.method === 'PATCH'
-        ? refusal(409, 'Conflict', 'slug_taken', 'This slug is taken', {
-            fieldErrors: { slug: 'This slug is taken' },
-            fieldCodes: { slug: 'taken' },
-          })
-        : json(200, { data: acme }),
+    const { user } = renderKit(
+      <OrganizationSettings orgId={ORG} />,
+      (call) =>
+        call.method === 'PATCH'
+          ? refusal(409, 'Conflict', 'slug_taken', 'This slug is taken', {
+              fieldErrors: { slug: 'This slug is taken' },
+              fieldCodes: { slug: 'taken' },
+            })
+          : json(200, { data: acme }),
+      { role: null },
     );
     const slug = await screen.findByLabelText('Slug');
     await user.type(slug, '-2');
@@ -193,18 +258,12 @@ describe('OrganizationSettings', () => {
     expect(document.body.textContent).not.toContain('whsec_new_secret_value');
   });
 
-  it('offers no rotation in a signed-in session (the bridge allows it with an API key only)', async () => {
-    renderKit(<OrganizationSettings orgId={ORG} />, bridge);
-    await screen.findByLabelText('Name');
-    expect(screen.queryByText('SSO signing secret')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Delete organization' })).toBeTruthy();
-  });
-
   it('deletes only after the slug is typed', async () => {
     const deleted = vi.fn();
     const { user, calls } = renderKit(
       <OrganizationSettings orgId={ORG} onDeleted={deleted} />,
       () => json(200, { data: acme }),
+      { role: null },
     );
     await screen.findByLabelText('Name');
     await user.click(screen.getByRole('button', { name: 'Delete organization' }));
@@ -249,12 +308,58 @@ describe('OrganizationSettings', () => {
     await screen.findByLabelText('Name');
   });
 
+  it('is keyboard-complete: Tab reaches every control in order; Save and Delete by keys', async () => {
+    const { user, calls } = renderKit(<OrganizationSettings orgId={ORG} />, bridge, {
+      role: null,
+    });
+    await screen.findByLabelText('Name');
+    const names: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      await user.tab();
+      const el = document.activeElement as HTMLInputElement;
+      names.push(el.getAttribute('aria-label') ?? (el.labels?.[0]?.textContent || el.textContent!));
+    }
+    expect(names).toEqual([
+      'Name',
+      'Slug',
+      'AI context',
+      'Allow the full-embed page',
+      'Origin 1',
+      'Remove origin 1',
+      'Add origin',
+      'Save changes',
+      'Rotate secret',
+      'Delete organization',
+    ]);
+    // Save with Enter in a field, then open Delete with the keyboard and confirm by typing.
+    await user.type(screen.getByLabelText('AI context'), 'EUR');
+    await user.click(screen.getByLabelText('Name'));
+    await user.keyboard('{Enter}');
+    await screen.findByText('Saved.');
+    expect(calls.at(-1)?.body).toEqual({ customAiContext: 'EUR' });
+    screen.getByRole('button', { name: 'Delete organization' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = screen.getByRole('dialog', { name: 'Delete organization?' });
+    await user.keyboard('{Escape}');
+    expect(dialog.isConnected).toBe(false);
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Delete organization' }),
+    );
+  });
+
   it('has no axe violations, rotation and origin errors shown', async () => {
     const { user } = renderKit(<OrganizationSettings orgId={ORG} />, bridge, { role: null });
     await screen.findByLabelText('Name');
     await user.click(screen.getByRole('button', { name: 'Add origin' }));
     await user.type(originInputs().at(-1)!, 'ftp://x');
     await user.tab();
+    const { violations } = await axe.run(document.body);
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([]);
+  });
+
+  it('has no axe violations for a signed-in ADMIN (host settings read-only)', async () => {
+    renderKit(<OrganizationSettings orgId={ORG} />, bridge);
+    await screen.findByText(/set by your application with an API key/);
     const { violations } = await axe.run(document.body);
     expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`)).toEqual([]);
   });

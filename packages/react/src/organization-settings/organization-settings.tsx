@@ -23,9 +23,10 @@ export type OrganizationSettingsProps = Omit<ComponentPropsWithoutRef<'section'>
 /**
  * An organization's settings: name, slug, AI context, full embed and its allowed origins, each
  * origin checked by the bridge's own rule as it is typed. With an API-key-backed client (a
- * host's backend proxy), an ADMIN also rotates the SSO signing secret: the new secret shows
- * once, with the previous one's grace period. Deletion asks for the slug to be typed. A MEMBER
- * sees the settings read-only.
+ * host's backend proxy), an ADMIN also changes the slug, full embed and origins, rotates the SSO
+ * signing secret (the new secret shows once, with the previous one's grace period) and deletes
+ * the organization after typing its slug. In a signed-in session an ADMIN changes the name and
+ * AI context; the rest shows read-only. A MEMBER sees the settings read-only.
  *
  * @example
  * <OrganizationSettings orgId={orgId} onDeleted={() => navigate('/')} />
@@ -88,17 +89,22 @@ export const OrganizationSettings = /* @__PURE__ */ forwardRef<
     );
   } else {
     const { canEdit } = access;
+    // The bridge takes host settings, rotation and deletion from an API key only (a session
+    // gets 403 api_key_required), so a signed-in session sees them read-only or not at all.
+    const withKey = session.status === 'none';
     body = (
       <>
         {!canEdit && <p className="bk-notice">{messages.orgReadOnly}</p>}
+        {canEdit && !withKey && <p className="bk-notice">{messages.orgHostSettingsLocked}</p>}
         <GeneralForm
           key={org.id}
           context={context}
           organization={org}
           readOnly={!canEdit}
+          hostLocked={!withKey}
           onSaved={saved}
         />
-        {canEdit && session.status === 'none' && (
+        {canEdit && withKey && (
           <SecretSection
             context={context}
             unstyled={unstyled}
@@ -106,7 +112,7 @@ export const OrganizationSettings = /* @__PURE__ */ forwardRef<
             onRotated={saved}
           />
         )}
-        {canEdit && (
+        {canEdit && withKey && (
           <DeleteSection
             context={context}
             unstyled={unstyled}

@@ -21,11 +21,8 @@ export interface SessionStore {
   getSnapshot: () => SessionSnapshot;
   /** Reads the session once (`GET /api/sso/session`); later calls do nothing. */
   load: () => void;
-  /**
-   * Remembers that the bridge refused a write in this organization for want of ADMIN, and
-   * demotes the session's member there to MEMBER.
-   */
-  refuse: (orgId: string) => void;
+  /** Replaces parts of the snapshot, from the current one; null changes nothing. */
+  update: (change: (current: SessionSnapshot) => Partial<SessionSnapshot> | null) => void;
 }
 
 /**
@@ -80,9 +77,22 @@ function createSessionStore(client: BridgeClient): SessionStore {
         (error: unknown) => set({ state: { status: 'none', session: null, error } }),
       );
     },
-    refuse(orgId) {
-      if (snapshot.refused.includes(orgId)) return;
-      set({ refused: [...snapshot.refused, orgId], state: demoted(snapshot.state, orgId) });
+    update(change) {
+      const next = change(snapshot);
+      if (next) set(next);
     },
   };
+}
+
+/**
+ * Remembers that the bridge refused a write in `orgId` for want of ADMIN, and demotes the
+ * session's member there to MEMBER. A function apart from the store, so that a page whose
+ * components never write (a `MemberCard` alone) does not carry it.
+ */
+export function refuseAdmin(client: BridgeClient, orgId: string) {
+  sessionStoreOf(client).update((current) =>
+    current.refused.includes(orgId)
+      ? null
+      : { refused: [...current.refused, orgId], state: demoted(current.state, orgId) },
+  );
 }

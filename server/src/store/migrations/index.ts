@@ -22,6 +22,7 @@ import { ssoClaimsReadBackOnce } from './0013-sso-claims-read-back-once';
 import { ssoMembersAfterRedis } from './0014-sso-members-after-redis';
 import { keyChecks } from './0015-key-checks';
 import { webhooks } from './0017-webhooks';
+import { apiKeyHitWithoutVersion } from './0020-api-key-hit-without-version';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -45,6 +46,7 @@ const FROZEN: Record<string, Readonly<Record<Dialect, readonly string[]>>> = {
   '0014_sso_members_after_redis': ssoMembersAfterRedis,
   '0015_key_checks': keyChecks,
   '0017_webhooks': webhooks,
+  '0020_api_key_hit_without_version': apiKeyHitWithoutVersion,
 };
 
 /** The statements migration `name` runs on `dialect` (for tests and reviews). */
