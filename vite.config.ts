@@ -30,6 +30,7 @@ const UNIT = [
 /** The store itself, on every engine (SQLite, PostgreSQL, PgBouncer, Redis where it applies). */
 const STORE = [
   'server/test/store-*.test.ts',
+  'server/test/sso-exchange-contract.test.ts',
   'server/test/sqlite-transactions.test.ts',
   'server/test/pg-*.test.ts',
   'server/test/api-key-lookup.test.ts',

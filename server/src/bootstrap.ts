@@ -12,11 +12,12 @@ import { noLifecycle } from './lifecycle/lifecycle';
 import { createMetrics, noMetrics } from './observability/metrics';
 import { createTracing, noTracing } from './observability/tracing';
 import { createLimiter, type LimiterBackend } from './rate-limit';
-import { redisReplayGuard, storeReplayGuard } from './sso/replay';
 import { createSessionTokens } from './sso/session-token';
 import { openStore, type Store } from './store/db';
 import { checkFreeSpace } from './store/disk-space';
+import { openSsoExchange } from './store/sso-exchange';
 import { createSlots } from './verify/slots';
+import { memberData, recordEvents } from './webhooks/events';
 
 const ioredis = lazy<{ Redis: typeof RedisClient }>('ioredis');
 const pgBoss = lazy<typeof PgBoss>('pg-boss');
@@ -230,7 +231,15 @@ export async function bootstrap(
       maxAgeSeconds: config.sessionMaxAgeSeconds,
       now,
     }),
-    replay: redis ? redisReplayGuard(redis, now, store.pgPool) : storeReplayGuard(store, now),
+    // A first sign-in's membership is reported as member.added, in the transaction creating it.
+    sso: openSsoExchange(
+      store,
+      limits.sso,
+      now,
+      (tx, orgId, members) =>
+        recordEvents(tx, orgId, 'member.added', members.map(memberData), now()),
+      redis,
+    ),
     probes: {
       store: async () => {
         await store.ping();

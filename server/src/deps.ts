@@ -6,10 +6,10 @@ import type { Lifecycle } from './lifecycle/lifecycle';
 import type { Metrics } from './observability/metrics';
 import type { Tracing } from './observability/tracing';
 import type { Limiter } from './rate-limit';
-import type { ReplayGuard } from './sso/replay';
 import type { SessionClaims, SessionTokens } from './sso/session-token';
 import type { Store } from './store/db';
 import type { OrganizationWithRole } from './store/organizations';
+import type { SsoExchangeStore } from './store/sso-exchange';
 import type { Slots } from './verify/slots';
 
 /** Everything a request handler may use; built once in main.ts (or by a test). */
@@ -31,8 +31,11 @@ export interface Deps {
   /** The check values of this instance's keys (what the store records; never the keys). */
   keyChecks: { secret_key: string; session_secret: string };
   sessions: SessionTokens;
-  /** Single use of SSO `jti`s across instances. */
-  replay: ReplayGuard;
+  /**
+   * What the SSO exchange reads and writes: the organization with a membership, the SSO limit's
+   * hit with the single use of a `jti` (across instances), a first sign-in's provisioning.
+   */
+  sso: SsoExchangeStore;
   /** One cheap round trip to each dependency, for `/healthz`; `redis` only with `REDIS_URL`. */
   probes: { store(): Promise<void>; redis?(): Promise<void> };
   /** Rate limits: per key or session; verify per organization and per user; SSO per org. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,6 @@ import SQLite from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase, STORE_ENGINES } from '../../test/support/bridge';
 import { organizationRow } from '../../test/support/store-rows';
-import { storeReplayGuard } from '../src/sso/replay';
 import { openStore, type Store } from '../src/store/db';
 import { findOrganizationById } from '../src/store/organizations';
 import { precompiled } from '../src/store/precompiled';
@@ -91,62 +89,6 @@ describe.each(STORE_ENGINES)('hot-path store helpers on %s', (engine) => {
         db.selectFrom('organizations').select('id'),
       );
       await expect(careless(store.db, 'x')).rejects.toThrow('every argument must be a parameter');
-    });
-  });
-
-  describe('replay guard', () => {
-    const guard = () => storeReplayGuard(store, () => new Date());
-    const later = () => new Date(Date.now() + 600_000);
-
-    it('lets exactly one of many concurrent uses of one jti through', async () => {
-      const jti = randomUUID();
-      const replay = guard();
-      const results = await Promise.all(
-        Array.from({ length: 20 }, () => replay.consume('org_a', jti, later())),
-      );
-      expect(results.filter(Boolean)).toHaveLength(1);
-    });
-
-    it('keeps the jtis of one batch apart, and each org’s apart', async () => {
-      const replay = guard();
-      const jtis = Array.from({ length: 30 }, () => randomUUID());
-      expect(await Promise.all(jtis.map((j) => replay.consume('org_a', j, later())))).toEqual(
-        Array(30).fill(true),
-      );
-      expect(await Promise.all(jtis.map((j) => replay.consume('org_b', j, later())))).toEqual(
-        Array(30).fill(true),
-      );
-      expect(await Promise.all(jtis.map((j) => replay.consume('org_a', j, later())))).toEqual(
-        Array(30).fill(false),
-      );
-    });
-
-    it('takes over a jti whose entry has expired', async () => {
-      const replay = guard();
-      const jti = randomUUID();
-      expect(await replay.consume('org_a', jti, new Date(Date.now() - 1000))).toBe(true);
-      expect(await replay.consume('org_a', jti, later())).toBe(true);
-      expect(await replay.consume('org_a', jti, later())).toBe(false);
-    });
-
-    it('waits for a transaction that holds the connection, and still refuses a replay', async () => {
-      const replay = guard();
-      const jti = randomUUID();
-      let inside: Promise<boolean[]> | undefined;
-      await store.db.transaction().execute(async (tx) => {
-        await tx
-          .updateTable('organizations')
-          .set({ name: 'A' })
-          .where('id', '=', 'org_a')
-          .execute();
-        // Claimed while the transaction is open: they must queue, not join it.
-        inside = Promise.all([
-          replay.consume('org_a', jti, later()),
-          replay.consume('org_a', jti, later()),
-        ]);
-        await new Promise((r) => setTimeout(r, 20));
-      });
-      expect((await inside)?.sort()).toEqual([false, true]);
     });
   });
 });

@@ -79,8 +79,8 @@ function exchangeHandler(deps: Deps) {
       }
       throw refusal;
     }
-    const { org, claims, member: read } = verified;
-    const member = await provisionMember(deps, org, claims, read);
+    const { org } = verified;
+    const member = await provisionMember(deps, verified);
     const session = await issueSession(deps, member, { kind: 'kit' });
     return {
       data: {
@@ -112,11 +112,7 @@ function browserSignInHandler(deps: Deps) {
       if (ignored.length > 0) req.log.debug({ ignored }, 'sso: unknown query parameters ignored');
       const origin = framingOrigin(req);
       let allowedOrigin = '';
-      const {
-        org,
-        claims,
-        member: read,
-      } = await verifyHostToken(deps, jwt, {
+      const verified = await verifyHostToken(deps, jwt, {
         rateLimit: rateLimitOn(res),
         admit: (org) => {
           if (!org.fullEmbedEnabled)
@@ -130,7 +126,8 @@ function browserSignInHandler(deps: Deps) {
           allowedOrigin = origin;
         },
       });
-      const member = await provisionMember(deps, org, claims, read);
+      const { org } = verified;
+      const member = await provisionMember(deps, verified);
       // No cookie: a frame on another site may not get one (Safari, third-party cookies
       // blocked). The page trades this code for its session at POST /embed/session.
       const code = await issueHandoff(deps, member, allowedOrigin);

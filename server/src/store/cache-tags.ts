@@ -49,8 +49,8 @@ export function tablesOfQuery(root: OperationNode): readonly string[] | undefine
   return raw ? undefined : [...tables];
 }
 
-// The tables of each precompiled statement, by SQL text: Store.writeBatch and writeSteps take
-// SQL text, and find here what a precompiled statement's text names.
+// The tables of each precompiled statement, by SQL text: a statement run by its text finds here
+// what a precompiled statement's text names.
 const declared = new Map<string, readonly string[] | undefined>();
 
 /** Records the tables of a statement compiled once (precompiled), by its SQL text. */

@@ -3,7 +3,6 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
-import { declaredTables } from './cache-tags';
 import { gathered } from './gathered';
 import { sqliteFile } from './location';
 import {
@@ -48,20 +47,6 @@ export interface Store {
    */
   version(tables: readonly VersionedTable[], since?: number): Promise<string>;
   /**
-   * SQLite only: runs one write statement once per parameter list, in one transaction, right
-   * now, returning each run's rows. Undefined while another transaction holds the connection
-   * (the caller then goes through Kysely and waits its turn).
-   */
-  writeBatch?(
-    sqlText: string,
-    paramLists: readonly (readonly unknown[])[],
-  ): unknown[][] | undefined;
-  /**
-   * SQLite only: runs the statements in order, in one transaction, right now, returning each
-   * one's rows (each must return rows: `RETURNING`, or a read). Undefined as writeBatch.
-   */
-  writeSteps?(steps: readonly WriteStep[]): unknown[][] | undefined;
-  /**
    * Applies pending migrations, then `inLock` (PostgreSQL: in the same transaction, under the
    * migration lock); returns what was applied, in order.
    */
@@ -101,22 +86,8 @@ export function storeVersionSql(tables: readonly VersionedTable[]): string {
   return `select concat_ws('.', ${sums.join(', ')}) as "version" from store_versions`;
 }
 
-/** One statement of Store.writeSteps. */
-export interface WriteStep {
-  sql: string;
-  params: readonly unknown[];
-  /**
-   * The tables it reads or writes (SQLite's cache tags, see cache-tags.ts). Default: those of
-   * the precompiled statement with this SQL text; when neither knows, it moves every tag.
-   */
-  tables?: readonly string[];
-}
-
 /** What each engine provides; openStore adds what both share. */
-type EngineParts = Pick<
-  Store,
-  'db' | 'pgPool' | 'version' | 'writeBatch' | 'writeSteps' | 'backup'
-> & {
+type EngineParts = Pick<Store, 'db' | 'pgPool' | 'version' | 'backup'> & {
   checkpointer?: Checkpointer;
 };
 
@@ -190,8 +161,6 @@ function openPostgres(
       if (known !== undefined) return Promise.resolve(known);
       return new Promise((resolve, reject) => readVersion(sqlText, { resolve, reject }));
     },
-    writeBatch: undefined,
-    writeSteps: undefined,
     backup: undefined,
   };
 }
@@ -227,28 +196,10 @@ function openSqlite(
       ? undefined
       : Promise.resolve(cached.read(sqlText, params, tables) as readonly Record<string, unknown>[]),
   );
-  const writeSteps = (steps: readonly WriteStep[]) => {
-    if (file.inTransaction) return undefined;
-    const run = file.transaction(() =>
-      steps.map((step) =>
-        cached.prepare(step.sql, step.tables ?? declaredTables(step.sql)).all(step.params),
-      ),
-    );
-    try {
-      return run();
-    } catch (err) {
-      // Reads inside the transaction that rolled back may have cached what it undid.
-      cached.changedAll();
-      throw err;
-    }
-  };
   return {
     db,
     pgPool: undefined,
     version: async (tables) => String(cached.version(tables)),
-    writeBatch: (sqlText, paramLists) =>
-      writeSteps(paramLists.map((params) => ({ sql: sqlText, params }))),
-    writeSteps,
     backup: async (target) => {
       if (fs.existsSync(target)) throw new Error(`${target} already exists`);
       file.prepare('vacuum into ?').run(target);

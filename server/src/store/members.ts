@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { Db } from './db';
 import { precompiled } from './precompiled';
 import type { MembersTable } from './schema';
+import { insertUsersUnlessKnown, type NewUser } from './users';
 
 export type MemberRow = MembersTable;
 
@@ -48,6 +50,124 @@ const withUser = (db: Db) =>
 export const insertMember = (db: Db, member: MemberRow) =>
   db.insertInto('members').values(member).execute();
 
+export type MemberWithGroups = MemberWithUser & { groups: string | null };
+
+/** A membership added by addMembership: its role, groups and creation time. */
+export interface NewMembership {
+  id: string;
+  organizationId: string;
+  role: string;
+  groups: string | null;
+  createdAt: string;
+}
+
+/** One membership for addMemberships: the user by email, and `onAdded` (see there). */
+export interface MembershipRequest {
+  user: NewUser;
+  member: NewMembership;
+  onAdded?: ((tx: Db, added: MemberWithGroups) => Promise<void>) | undefined;
+}
+
+const pairKey = (orgId: string, email: string) => `${orgId}\u0000${email}`;
+
+/**
+ * Makes each user (by `user.email`) a member of its organization, all in one transaction: a
+ * user is created unless the email exists, a membership unless the user has one there. Each
+ * request's `onAdded` runs in the transaction only when this call created its membership, and
+ * `onAllAdded` then with every membership created (the outbox events of the change go there,
+ * so they exist exactly when the memberships do). Each
+ * answer is undefined, with no membership written, when its organization does not exist. Safe
+ * when calls for one email race: one creates, the others find what it created.
+ */
+export function addMemberships(
+  db: Db,
+  requests: readonly MembershipRequest[],
+  onAllAdded?: (tx: Db, added: MemberWithGroups[]) => Promise<void>,
+): Promise<({ member: MemberWithGroups; created: boolean } | undefined)[]> {
+  return db.transaction().execute(async (tx) => {
+    await insertUsersUnlessKnown(
+      tx,
+      requests.map((r) => r.user),
+    );
+    // Into organizations that exist, or nothing (rather than a foreign-key error); `where` also
+    // tells SQLite's parser that `on conflict` is the upsert's. In (organization, email) order,
+    // as the users.
+    const wanted = [...requests]
+      .sort((a, b) => {
+        const x = pairKey(a.member.organizationId, a.user.email);
+        const y = pairKey(b.member.organizationId, b.user.email);
+        return x < y ? -1 : x > y ? 1 : 0;
+      })
+      .map(
+        ({ user, member: m }) => sql`(cast(${m.id} as text), cast(${m.organizationId} as text),
+          cast(${user.email} as text), cast(${m.role} as text), cast(${m.groups} as text),
+          cast(${m.createdAt} as text))`,
+      );
+    const inserted = await sql<{ id: string }>`insert into members (id, organization_id, user_id,
+      role, groups, created_at)
+      select v.column1, o.id, u.id, v.column4, v.column5, v.column6
+      from (values ${sql.join(wanted)}) v, organizations o, users u
+      where o.id = v.column2 and u.email = v.column3
+      on conflict (organization_id, user_id) do nothing returning id`.execute(tx);
+    const created = new Set(inserted.rows.map((r) => r.id));
+    const emails = sql.join([...new Set(requests.map((r) => r.user.email))]);
+    const orgs = sql.join([...new Set(requests.map((r) => r.member.organizationId))]);
+    const { rows } = await sql<MemberWithGroups>`select m.id, m.organization_id, m.user_id,
+      m.role, m.groups, m.created_at, u.email as user_email, u.full_name as user_full_name,
+      u.first_name as user_first_name, u.last_name as user_last_name, u.title as user_title,
+      u.avatar_url as user_avatar_url, u.is_email_verified as user_is_email_verified,
+      u.created_at as user_created_at
+      from users u join members m on m.user_id = u.id
+      where u.email in (${emails}) and m.organization_id in (${orgs})`.execute(tx);
+    const found = new Map(rows.map((m) => [pairKey(m.organizationId, m.userEmail), m]));
+    const answers = [];
+    const added: MemberWithGroups[] = [];
+    for (const { user, member, onAdded } of requests) {
+      const row = found.get(pairKey(member.organizationId, user.email));
+      const isNew = created.has(member.id);
+      if (row && isNew) {
+        await onAdded?.(tx, row);
+        added.push(row);
+      }
+      answers.push(row && { member: row, created: isNew });
+    }
+    await onAllAdded?.(tx, added);
+    return answers;
+  });
+}
+
+/** addMemberships for one membership. */
+export async function addMembership(
+  db: Db,
+  user: NewUser,
+  member: NewMembership,
+  onAdded?: MembershipRequest['onAdded'],
+): Promise<{ member: MemberWithGroups; created: boolean } | undefined> {
+  return (await addMemberships(db, [{ user, member, onAdded }]))[0];
+}
+
+/**
+ * Sets a member's user names and, when given, the membership's groups (what a sign-in's
+ * claims say), in one transaction.
+ */
+export function updateSignInDetails(
+  db: Db,
+  member: { organizationId: string; userId: string },
+  names: { firstName: string | null; lastName: string | null; fullName: string | null },
+  groups: string | null,
+): Promise<void> {
+  return db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set(names).where('id', '=', member.userId).execute();
+    if (groups === null) return;
+    await tx
+      .updateTable('members')
+      .set({ groups })
+      .where('organizationId', '=', member.organizationId)
+      .where('userId', '=', member.userId)
+      .execute();
+  });
+}
+
 export const findMember = (
   db: Db,
   orgId: string,
@@ -84,8 +204,7 @@ export const findMemberByEmail = async (
   db: Db,
   orgId: string,
   email: string,
-): Promise<(MemberWithUser & { groups: string | null }) | undefined> =>
-  (await byEmail(db, orgId, email))[0];
+): Promise<MemberWithGroups | undefined> => (await byEmail(db, orgId, email))[0];
 
 export function listMembers(
   db: Db,

@@ -65,6 +65,22 @@ export async function recordEvent<T extends WebhookEventType>(
   );
 }
 
+/**
+ * recordEvent for several subjects of one type in one organization (say, the memberships a
+ * batch of sign-ins created), the subscribed endpoints looked up once.
+ */
+export async function recordEvents<T extends WebhookEventType>(
+  db: Db,
+  orgId: string,
+  type: T,
+  data: readonly DataOf<T>[],
+  at: Date,
+): Promise<void> {
+  if (data.length === 0) return;
+  const endpointIds = (await subscribedEndpoints(db, orgId, type)).map((e) => e.id);
+  for (const one of data) await fanOut(db, orgId, type, one, at, endpointIds);
+}
+
 /** A `webhook.test` event for one endpoint; its delivery. */
 export async function recordTestEvent(
   db: Db,

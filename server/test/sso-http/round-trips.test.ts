@@ -1,6 +1,6 @@
-// The SSO exchange's statements on PostgreSQL (store/sso-exchange.ts): how many round trips an
-// exchange takes, and that folding them kept the rate limit, the replay protection and the
-// first sign-in exact across two instances sharing the counters.
+// The SSO exchange on PostgreSQL (store/sso-exchange/): how many round trips an exchange takes,
+// and that the rate limit, the replay protection and the first sign-in stay exact across two
+// instances sharing the counters, whatever another instance changes in between.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -111,20 +111,22 @@ describe.each([
         .where('m.organizationId', '=', orgId)
         .where('u.email', '=', email);
 
-    it(`signs a returning member in with ${returningTrips} PostgreSQL round trip(s), 1 once the organization was read, a new email with one more`, async () => {
+    it(`signs a returning member in with ${returningTrips} PostgreSQL round trip(s) on either instance`, async () => {
       await newOrg();
       const email = `r-${randomBytes(4).toString('hex')}@example.com`;
+      expect(
+        (await exchange(one, await signHs256(claimsFor(org.id, { email }), org.jwtSecret))).status,
+      ).toBe(200);
       const first = await roundTrips(one, async () =>
         exchange(one, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
       );
       expect(first.result.status).toBe(200);
-      // The organization with the (absent) membership; the hit with the claim where the counters
-      // live in the store; the user and the membership in one statement.
-      expect(first.texts).toHaveLength(returningTrips + 1);
-      expect(first.texts.filter((t) => /^\s*(begin|commit)/i.test(t))).toEqual([]);
+      // The organization with the membership; where the counters live in the store, the hit
+      // with the claim. Nothing written for a member whose names and groups are unchanged.
+      expect(first.texts).toHaveLength(returningTrips);
+      expect(first.texts[0]).toMatch(/bk_org_with_member/);
+      if (returningTrips === 2) expect(first.texts[1]).toMatch(/insert into sso_jti/);
 
-      // The other instance has not read the organization yet: the read, then the claim (in
-      // Redis, none).
       const again = await roundTrips(two, async () =>
         exchange(two, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
       );
@@ -133,38 +135,22 @@ describe.each([
       // The same member, read on the other instance with the organization.
       expect(again.result.body.data.member).toEqual(first.result.body.data.member);
       expect(again.result.body.data.organization.id).toBe(org.id);
-
-      // Read once: with the counters in the store, the claim checks the kept row and reads the
-      // membership (one statement); with Redis, the script, then the read that checks the row.
-      const third = await roundTrips(two, async () =>
-        exchange(two, await signHs256(claimsFor(org.id, { email }), org.jwtSecret)),
-      );
-      expect(third.result.status).toBe(200);
-      expect(third.texts).toHaveLength(1);
-      expect(third.result.body.data).toEqual({
-        ...again.result.body.data,
-        sessionToken: expect.any(String),
-        expiresAt: expect.any(String),
-        absoluteExpiresAt: expect.any(String),
-      });
     });
 
-    it("creates a first sign-in's user and membership in one statement once the organization was read", async () => {
+    it("creates a first sign-in's user and membership in one transaction after the read and the claim", async () => {
       await newOrg();
-      expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
-        200,
-      );
       const email = `f-${randomBytes(4).toString('hex')}@example.com`;
       const claims = { email, role: 'ADMIN', groups: ['x'], firstName: 'Ada', lastName: 'L' };
       const first = await roundTrips(one, async () =>
         exchange(one, await signHs256(claimsFor(org.id, claims), org.jwtSecret)),
       );
       expect(first.result.status).toBe(200);
-      // With the counters in the store, one statement counts, claims and creates; with Redis,
-      // the script claims on the kept row, then one statement checks it and creates.
-      expect(first.texts).toHaveLength(1);
-      expect(first.texts[0]).toMatch(
-        where === 'Redis' ? /bk_sso_members_creating/ : /bk_sso_claims_creating/,
+      // The read and the claim as for a returning member, then one transaction.
+      const begin = first.texts.findIndex((t) => /^\s*begin/i.test(t));
+      expect(begin).toBe(returningTrips);
+      expect(first.texts.at(-1)).toMatch(/^\s*commit/i);
+      expect(first.texts.slice(begin).join('\n')).toMatch(
+        /insert into users[\s\S]*insert into members/,
       );
       const member = first.result.body.data.member;
       expect(member).toMatchObject({ role: 'ADMIN', user: { email, fullName: 'Ada L' } });
@@ -216,9 +202,9 @@ describe.each([
       expect(fresh.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 3));
     });
 
-    it('signs a first sign-in relying on a changed row in on the fresh read: counted once, its jti used once, its member created once', async () => {
+    it('signs a first sign-in in after another connection changed the organization: counted once, its jti used once, its member created once', async () => {
       await newOrg();
-      // Instance one reads (and keeps) the organization.
+      // Instance one has read the organization before.
       expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
         200,
       );
@@ -227,8 +213,7 @@ describe.each([
         .set({ name: 'Changed under one' })
         .where('id', '=', org.id)
         .execute();
-      // A new email on the kept row's word: with Redis the claim is made before the row is
-      // found changed; the attempt on the fresh read keeps it rather than calling it a replay.
+      // A new email: the exchange answers the row as committed now.
       const email = `st-${randomBytes(4).toString('hex')}@example.com`;
       const claims = claimsFor(org.id, { email, role: 'ADMIN' });
       const jwt = await signHs256(claims, org.jwtSecret);
@@ -248,17 +233,14 @@ describe.each([
 
     it('gives a claimed jti back when the store fails the exchange after the claim', async () => {
       await newOrg();
-      // Instance one keeps the organization: with Redis, the claim comes before the statement
-      // that checks the row (and creates the member); with the store, they are one statement.
-      expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
-        200,
-      );
+      // The store refuses memberships of this organization: the first sign-in fails after its
+      // claim, in the provisioning transaction.
+      const fn = `bk_test_fail_${randomBytes(4).toString('hex')}`;
       const pool = one.deps.store.pgPool!;
-      const query = pool.query;
-      pool.query = ((config: { text?: string }, ...rest: unknown[]) =>
-        /bk_sso_(members|claims)_creating/.test(config?.text ?? '')
-          ? Promise.reject(new Error('connection terminated unexpectedly'))
-          : (query as (...a: unknown[]) => unknown).call(pool, config, ...rest)) as never;
+      await pool.query(`create function ${fn}() returns trigger language plpgsql as $$
+        begin raise exception 'members refused'; end $$`);
+      await pool.query(`create trigger ${fn} before insert on members for each row
+        when (new.organization_id = '${org.id}') execute function ${fn}()`);
       const claims = claimsFor(org.id, {
         email: `sf-${randomBytes(4).toString('hex')}@example.com`,
       });
@@ -267,12 +249,9 @@ describe.each([
       try {
         failed = await exchange(one, jwt);
       } finally {
-        pool.query = query;
+        await pool.query(`drop trigger ${fn} on members; drop function ${fn}()`);
       }
-      // With the store, the statement that failed is the limiter's own (fail closed, 503).
-      expect([failed.status, failed.body.error.title]).toEqual(
-        where === 'Redis' ? [500, 'InternalError'] : [503, 'ServiceUnavailable'],
-      );
+      expect([failed.status, failed.body.error.title]).toEqual([500, 'InternalError']);
       expect(await jtiUsed(org.id, claims.jti)).toBe(false);
       // The token is still good once the store answers.
       const retried = await exchange(one, jwt);
@@ -324,7 +303,7 @@ describe.each([
         body: { fullEmbedEnabled: false },
       });
       expect(off.status).toBe(200);
-      // A first sign-in: on the kept row's word it would bring a user and a membership.
+      // A first sign-in, refused on the row as committed now.
       const email = `off-${randomBytes(4).toString('hex')}@example.com`;
       const claims = claimsFor(embed.id, { email });
       const refused = await one.request(
@@ -334,8 +313,7 @@ describe.each([
       );
       expect(refused.status).toBe(403);
       expect(refused.body.error).toMatchObject({ title: 'Forbidden', code: 'full_embed_disabled' });
-      // Counted once: the attempt on the kept row left nothing behind, neither its claim nor
-      // the user it would have created.
+      // Counted once, and nothing left behind: neither a claim nor a user.
       expect(refused.headers.get('ratelimit-remaining')).toBe(String(LIMIT - 2));
       expect(await jtiUsed(embed.id, claims.jti)).toBe(false);
       const users = await one.deps.store.db
@@ -346,9 +324,9 @@ describe.each([
       expect(users).toEqual([]);
     });
 
-    it('refuses a replay relying on a changed row, and leaves the first use claimed', async () => {
+    it('refuses a replay after the organization changed, and leaves the first use claimed', async () => {
       await newOrg();
-      // Instance one keeps the organization; the token is used on two.
+      // Instance one has read the organization; the token is used on two.
       expect((await exchange(one, await signHs256(claimsFor(org.id), org.jwtSecret))).status).toBe(
         200,
       );
@@ -444,7 +422,7 @@ describe.each([
 
     it('counts concurrent exchanges one by one: exactly the limit pass, each place given once', async () => {
       await newOrg();
-      // Many at once on each instance: they go to the counter together (sso-exchange.ts).
+      // Many at once on each instance: they go to the counter together (store/sso-exchange/).
       const tokens = await Promise.all(
         Array.from({ length: 12 }, () => signHs256(claimsFor(org.id), org.jwtSecret)),
       );
