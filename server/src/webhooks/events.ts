@@ -47,22 +47,14 @@ async function fanOut(
  * subscribes to `type` (none: nothing is written). Call it with the transaction that makes the
  * change, so an event exists exactly when its change committed.
  */
-export async function recordEvent<T extends WebhookEventType>(
+export function recordEvent<T extends WebhookEventType>(
   db: Db,
   orgId: string,
   type: T,
   data: DataOf<T>,
   at: Date,
 ): Promise<void> {
-  const endpoints = await subscribedEndpoints(db, orgId, type);
-  await fanOut(
-    db,
-    orgId,
-    type,
-    data,
-    at,
-    endpoints.map((e) => e.id),
-  );
+  return recordEvents(db, orgId, type, [data], at);
 }
 
 /**
