@@ -9,6 +9,7 @@ import { createPgDatabase } from '../../test/support/bridge';
 import { findApiKeyCountingHit } from '../src/store/api-keys';
 import { ALSO_CHANGES } from '../src/store/cache-tags';
 import { openStore, type Store } from '../src/store/db';
+import { addMemberships } from '../src/store/members';
 import { VERSIONED_TABLES } from '../src/store/migrations';
 import { preparedStatements } from '../src/store/pg-prepared';
 import { cachedSqlite } from '../src/store/sqlite-cached';
@@ -313,6 +314,42 @@ describe("SQLite result cache tags of the bridge's schema", () => {
       }
       expect({ table, moved: moved.sort() }).toEqual({ table, moved: [...changed].sort() });
     }
+  });
+
+  /** The tables whose tag `write` moves. */
+  const movedBy = async (write: () => Promise<unknown>) => {
+    const before = new Map<string, string>();
+    for (const t of tables) before.set(t, await store.version([t as never]));
+    await write();
+    const moved = [];
+    for (const t of tables) {
+      if ((await store.version([t as never])) !== before.get(t)) moved.push(t);
+    }
+    return moved.sort();
+  };
+
+  it('moves no tag for a transaction that changes no row (BEGIN IMMEDIATE takes the lock only)', async () => {
+    expect(await movedBy(() => store.db.transaction().execute(async () => undefined))).toEqual([]);
+  });
+
+  it('moves only the tags of users, members and what follows them when memberships are added (raw SQL, tables declared)', async () => {
+    const at = new Date().toISOString();
+    const moved = await movedBy(() =>
+      addMemberships(store.db, [
+        {
+          user: { id: 'usr_tagged', email: 'tagged@example.com', createdAt: at },
+          member: {
+            id: 'mem_tagged',
+            organizationId: 'org_none',
+            role: 'MEMBER',
+            groups: null,
+            createdAt: at,
+          },
+        },
+      ]),
+    );
+    expect(moved).toEqual([...new Set([...follows('users'), ...follows('members')])].sort());
+    expect(moved).not.toContain('organizations');
   });
 
   it('declares what every trigger of the schema writes beside its own table', () => {

@@ -1,4 +1,5 @@
-import type { OperationNode } from 'kysely';
+import type { CompiledQuery, OperationNode, QueryResult, RawBuilder } from 'kysely';
+import type { Db } from './db';
 
 /**
  * The tags of SQLite's result cache (sqlite-cached.ts): one per table. A read is cached under
@@ -7,8 +8,9 @@ import type { OperationNode } from 'kysely';
  *
  * A Kysely query names its tables in its query tree, so they are taken from there. Raw SQL
  * inside a query (`sql` fragments) may read or write tables the tree does not show: such a read
- * is cached only under tables declared for it (`precompiled(build, { tables })`), and such a
- * write, like any statement whose tables are not known, moves every tag.
+ * is cached only under tables declared for it (`precompiled(build, { tables })`, or
+ * `runTagged(db, sql\`…\`, tables)`), and such a write, like any statement whose tables are not
+ * known, moves every tag.
  */
 /**
  * What the schema's triggers change beside the table they are on: a write to the key's table
@@ -60,3 +62,29 @@ export function declareStatementTables(sqlText: string, tables: readonly string[
 
 /** The tables declared for `sqlText`, or undefined when none were (or they are not known). */
 export const declaredTables = (sqlText: string) => declared.get(sqlText);
+
+const TABLES = Symbol('bridgekit.cacheTables');
+type Tagged = CompiledQuery & { [TABLES]?: readonly string[] };
+
+/**
+ * Runs raw SQL whose tables are `tables`: those it writes (their tags move, and only theirs),
+ * or for a read, every table it reads. For raw SQL on a hot path (a write whose tables are not
+ * known would move every tag, emptying the whole cache). The tables travel on the compiled
+ * query itself, so a statement whose text depends on its input (a VALUES list per batch)
+ * needs no registry.
+ */
+export function runTagged<R>(
+  db: Db,
+  query: RawBuilder<R>,
+  tables: readonly string[],
+): Promise<QueryResult<R>> {
+  return db.executeQuery(withTables(query.compile(db), tables));
+}
+
+/** `query` carrying `tables` as its cache tags (none: it changes no rows, such as BEGIN). */
+export const withTables = <Q extends CompiledQuery>(query: Q, tables: readonly string[]): Q =>
+  ({ ...query, [TABLES]: tables }) as Q;
+
+/** The tables runTagged gave a compiled query, if it did. */
+export const taggedTables = (query: CompiledQuery): readonly string[] | undefined =>
+  (query as Tagged)[TABLES];

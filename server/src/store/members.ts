@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runTagged } from './cache-tags';
 import type { Db } from './db';
 import { precompiled } from './precompiled';
 import type { MembersTable } from './schema';
@@ -103,22 +104,30 @@ export function addMemberships(
           cast(${user.email} as text), cast(${m.role} as text), cast(${m.groups} as text),
           cast(${m.createdAt} as text))`,
       );
-    const inserted = await sql<{ id: string }>`insert into members (id, organization_id, user_id,
+    const inserted = await runTagged(
+      tx,
+      sql<{ id: string }>`insert into members (id, organization_id, user_id,
       role, groups, created_at)
       select v.column1, o.id, u.id, v.column4, v.column5, v.column6
       from (values ${sql.join(wanted)}) v, organizations o, users u
       where o.id = v.column2 and u.email = v.column3
-      on conflict (organization_id, user_id) do nothing returning id`.execute(tx);
+      on conflict (organization_id, user_id) do nothing returning id`,
+      ['members'],
+    );
     const created = new Set(inserted.rows.map((r) => r.id));
     const emails = sql.join([...new Set(requests.map((r) => r.user.email))]);
     const orgs = sql.join([...new Set(requests.map((r) => r.member.organizationId))]);
-    const { rows } = await sql<MemberWithGroups>`select m.id, m.organization_id, m.user_id,
+    const { rows } = await runTagged(
+      tx,
+      sql<MemberWithGroups>`select m.id, m.organization_id, m.user_id,
       m.role, m.groups, m.created_at, u.email as user_email, u.full_name as user_full_name,
       u.first_name as user_first_name, u.last_name as user_last_name, u.title as user_title,
       u.avatar_url as user_avatar_url, u.is_email_verified as user_is_email_verified,
       u.created_at as user_created_at
       from users u join members m on m.user_id = u.id
-      where u.email in (${emails}) and m.organization_id in (${orgs})`.execute(tx);
+      where u.email in (${emails}) and m.organization_id in (${orgs})`,
+      ['users', 'members'],
+    );
     const found = new Map(rows.map((m) => [pairKey(m.organizationId, m.userEmail), m]));
     const answers = [];
     const added: MemberWithGroups[] = [];

@@ -6,13 +6,14 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
-import { declaredTables, tablesOfQuery } from './cache-tags';
+import { declaredTables, tablesOfQuery, taggedTables, withTables } from './cache-tags';
 import type { CachedSqlite } from './sqlite-cached';
 
 // The tables of each query tree (a precompiled query runs the same tree every time).
 const treeTables = new WeakMap<OperationNode, readonly string[] | undefined>();
-const tablesOf = ({ sql, query }: CompiledQuery): readonly string[] | undefined => {
-  const declared = declaredTables(sql);
+const tablesOf = (compiled: CompiledQuery): readonly string[] | undefined => {
+  const { sql, query } = compiled;
+  const declared = taggedTables(compiled) ?? declaredTables(sql);
   if (declared) return declared;
   if (!treeTables.has(query)) treeTables.set(query, tablesOfQuery(query));
   return treeTables.get(query);
@@ -80,7 +81,7 @@ export class ImmediateSqliteDialect extends SqliteDialect {
       return connection;
     };
     driver.beginTransaction = async (conn) => {
-      await conn.executeQuery(CompiledQuery.raw('begin immediate'));
+      await conn.executeQuery(BEGIN_IMMEDIATE);
     };
     driver.rollbackTransaction = async (conn) => {
       try {
@@ -101,6 +102,10 @@ export class ImmediateSqliteDialect extends SqliteDialect {
     return driver;
   }
 }
+
+// SQLite calls BEGIN IMMEDIATE a write (it takes the write lock), but it changes no rows: no tag
+// moves (untagged, it would empty the whole result cache on every transaction).
+const BEGIN_IMMEDIATE = withTables(CompiledQuery.raw('begin immediate'), []);
 
 function assertUnused(): never {
   throw new Error('queries run on the tagged connection');

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runTagged } from './cache-tags';
 import type { Db } from './db';
 import type { UsersTable } from './schema';
 
@@ -29,9 +30,13 @@ export async function insertUsersUnlessKnown(db: Db, users: readonly NewUser[]):
       (u) => sql`(${u.id}, ${u.email}, ${u.fullName ?? null}, ${u.firstName ?? null},
         ${u.lastName ?? null}, null, null, 0, ${u.createdAt})`,
     );
-  const result = await sql`insert into users (id, email, full_name, first_name, last_name, title,
+  const result = await runTagged(
+    db,
+    sql`insert into users (id, email, full_name, first_name, last_name, title,
     avatar_url, is_email_verified, created_at) values ${sql.join(rows)}
-    on conflict (email) do nothing`.execute(db);
+    on conflict (email) do nothing`,
+    ['users'],
+  );
   return Number(result.numAffectedRows ?? 0);
 }
 
