@@ -290,6 +290,48 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     expect(members[0]).toEqual(await findMemberByEmail(store.db, orgId, email));
   });
 
+  it('provisions each new email once when two instances sign it in at once (two stores on one database)', async () => {
+    const other = openStore({ databaseUrl: database?.url, dataDir });
+    try {
+      const otherSso = openSsoExchange(
+        other,
+        limiter,
+        () => new Date(),
+        async () => {},
+        redis,
+      );
+      const orgId = await newOrg();
+      const emails = Array.from({ length: 12 }, newEmail);
+      const results = await Promise.all(
+        emails.flatMap((email) =>
+          [sso, otherSso, sso, otherSso].map(async (on) => ({
+            email,
+            result: await on.provision(signIn(orgId, email)),
+          })),
+        ),
+      );
+      for (const email of emails) {
+        const mine = results.filter((r) => r.email === email).map((r) => r.result);
+        expect(mine.map((r) => r.status).sort()).toEqual([
+          'created',
+          'existing',
+          'existing',
+          'existing',
+        ]);
+        const ids = mine.map((r) => (r.status === 'no_organization' ? undefined : r.member.id));
+        expect(new Set(ids).size).toBe(1);
+        const users = await store.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .execute();
+        expect(users).toHaveLength(1);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('makes a user of another organization a member without creating the user again', async () => {
     const first = await newOrg();
     const second = await newOrg();
