@@ -115,6 +115,9 @@ export function addMemberships(
       ['members'],
     );
     const created = new Set(inserted.rows.map((r) => r.id));
+    // From the users of these emails to their memberships (`cross join` keeps that order on
+    // SQLite; PostgreSQL plans it as a join): starting from the organization's members instead,
+    // as SQLite's planner otherwise may, costs as much as the organization is large.
     const emails = sql.join([...new Set(requests.map((r) => r.user.email))]);
     const orgs = sql.join([...new Set(requests.map((r) => r.member.organizationId))]);
     const { rows } = await runTagged(
@@ -124,8 +127,8 @@ export function addMemberships(
       u.first_name as user_first_name, u.last_name as user_last_name, u.title as user_title,
       u.avatar_url as user_avatar_url, u.is_email_verified as user_is_email_verified,
       u.created_at as user_created_at
-      from users u join members m on m.user_id = u.id
-      where u.email in (${emails}) and m.organization_id in (${orgs})`,
+      from users u cross join members m
+      where u.email in (${emails}) and m.user_id = u.id and m.organization_id in (${orgs})`,
       ['users', 'members'],
     );
     const found = new Map(rows.map((m) => [pairKey(m.organizationId, m.userEmail), m]));
