@@ -96,6 +96,63 @@ async function sendProvisions(db: Db, onAdded: MembersAdded, batch: PendingProvi
   }
 }
 
+/**
+ * Items of one turn of the event loop, and those arriving while the last batch runs, go to
+ * `send` together, one batch in flight at a time (on SQLite a transaction runs without yielding,
+ * so only the turn gathers; on PostgreSQL the batch's round trips do too). `send` settles every
+ * item of its batch.
+ */
+function turnBatches<T>(send: (batch: T[]) => Promise<void>): (item: T) => void {
+  let queued: T[] = [];
+  let running = false;
+  const flush = async () => {
+    const batch = queued;
+    queued = [];
+    running = true;
+    await send(batch);
+    running = false;
+    if (queued.length > 0) setImmediate(flush);
+  };
+  return (item) => {
+    queued.push(item);
+    if (queued.length === 1 && !running) setImmediate(flush);
+  };
+}
+
+interface PendingClaim {
+  orgId: string;
+  jti: string;
+  expiresAt: string;
+  at: string;
+  resolve(fresh: boolean): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The claims of a batch in one transaction: one commit (a WAL append, or a flush on
+ * PostgreSQL) for the batch rather than one per exchange. The same jti twice in a batch: the
+ * first claims it, the later ones find it live (replays). If the transaction fails, each claim
+ * goes again alone.
+ */
+async function sendClaims(db: Db, batch: PendingClaim[]) {
+  const claimOn = async (on: Db, c: PendingClaim) =>
+    (await claimJti(on, c.orgId, c.jti, c.expiresAt, c.at)).length > 0;
+  if (batch.length === 1) {
+    await Promise.all(batch.map((c) => claimOn(db, c).then(c.resolve, c.reject)));
+    return;
+  }
+  try {
+    const fresh = await db.transaction().execute(async (tx) => {
+      const out: boolean[] = [];
+      for (const c of batch) out.push(await claimOn(tx, c));
+      return out;
+    });
+    for (const [i, c] of batch.entries()) c.resolve(fresh[i]!);
+  } catch {
+    await Promise.all(batch.map((c) => sendClaims(db, [c])));
+  }
+}
+
 export function sqliteSsoExchange(
   db: Db,
   limiter: Limiter,
@@ -103,23 +160,8 @@ export function sqliteSsoExchange(
   onAdded: MembersAdded,
 ): SsoExchangeStore {
   let claims = 0;
-  // First sign-ins go in batches: those of one turn of the event loop, and those arriving while
-  // the last batch runs, one batch in flight at a time (on SQLite a transaction runs without
-  // yielding, so only the turn gathers; on PostgreSQL the batch's round trips do too).
-  let queued: PendingProvision[] = [];
-  let running = false;
-  const flush = async () => {
-    const batch = queued;
-    queued = [];
-    running = true;
-    await sendProvisions(db, onAdded, batch);
-    running = false;
-    if (queued.length > 0) setImmediate(flush);
-  };
-  const enqueue = (item: PendingProvision) => {
-    queued.push(item);
-    if (queued.length === 1 && !running) setImmediate(flush);
-  };
+  const provide = turnBatches((batch: PendingProvision[]) => sendProvisions(db, onAdded, batch));
+  const claim = turnBatches((batch: PendingClaim[]) => sendClaims(db, batch));
   return {
     async read(orgId, email) {
       if (email === undefined) {
@@ -137,8 +179,10 @@ export function sqliteSsoExchange(
       if (++claims % PURGE_EVERY === 0) {
         await db.deleteFrom('ssoJti').where('expiresAt', '<', at).execute();
       }
-      const claimed = await claimJti(db, orgId, jti.jti, jti.expiresAt.toISOString(), at);
-      return { outcome, fresh: claimed.length > 0 };
+      const fresh = await new Promise<boolean>((resolve, reject) =>
+        claim({ orgId, jti: jti.jti, expiresAt: jti.expiresAt.toISOString(), at, resolve, reject }),
+      );
+      return { outcome, fresh };
     },
     async release(orgId, jti) {
       await db
@@ -148,7 +192,7 @@ export function sqliteSsoExchange(
         .execute();
     },
     provision(signIn) {
-      return new Promise((resolve, reject) => enqueue({ signIn, resolve, reject }));
+      return new Promise((resolve, reject) => provide({ signIn, resolve, reject }));
     },
   };
 }
