@@ -157,11 +157,11 @@ export default defineConfig({
           include: ['packages/react/src/**/*.test.{ts,tsx}', 'packages/react/test/**/*.test.tsx'],
           // The quick loop keeps the component tests; stories, SSR and translations run in full.
           exclude: ['**/node_modules/**', ...(QUICK ? ['packages/react/test/**'] : [])],
-          // Every file gets its own module graph. Sharing one per worker (BRIDGEKIT_ISOLATE=0)
-          // halves this project's CPU, but module state then crosses files: the axe checks of
-          // MemberList and OrganizationSettings met another file's error state ("Try again")
-          // in a full run, so it stays off until that state is found and made per provider.
-          isolate: process.env.BRIDGEKIT_ISOLATE !== '0',
+          // One module graph and one jsdom document per worker, not per file: it halves this
+          // project's CPU. Every file must leave the document empty (the setup file fails one
+          // that does not); BRIDGEKIT_ISOLATE=1 gives each file its own again.
+          isolate: process.env.BRIDGEKIT_ISOLATE === '1',
+          setupFiles: ['packages/react/test/document-left-empty.ts'],
         },
       },
       node('e2e', ['test/e2e/**/*.test.ts']),
