@@ -84,6 +84,7 @@ const EXPECTED_MS: Record<string, number> = {
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
+    if (process.env.BRIDGEKIT_SHUFFLE === '1') return shuffled(files, config.sequence.seed);
     const score = (spec: TestSpecification) => {
       const key = `${spec.project.name}:${relative(config.root, spec.moduleId)}`;
       const result = cache.getFileTestResults(key);
@@ -99,11 +100,29 @@ class SlowFirstSequencer extends BaseSequencer {
   }
 }
 
+/**
+ * BRIDGEKIT_SHUFFLE=1: the files in a random order, the same for one `--sequence.seed`, to find a
+ * file that depends on what another left in a worker they share.
+ */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed >>> 0 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** BRIDGEKIT_ISOLATE=1: a module graph per file in the layers that share one per worker. */
+const ISOLATE = process.env.BRIDGEKIT_ISOLATE === '1';
+
 const node = (
   name: string,
   include: string[],
   exclude: string[] = [],
-  more: { globalSetup?: string[] } = {},
+  more: { globalSetup?: string[]; isolate?: boolean } = {},
 ) =>
   ({
     extends: true,
@@ -137,7 +156,8 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
     },
     projects: [
-      node('unit', UNIT),
+      // Pure files: one module graph per worker, not per file.
+      node('unit', UNIT, [], { isolate: ISOLATE }),
       node('store', STORE),
       // HTTP suites on a real bridge, and the server's probes against real servers.
       node(
@@ -148,6 +168,9 @@ export default defineConfig({
           'test/docs/readme-backend.test.ts',
         ],
         [...UNIT, ...STORE, ...(QUICK ? NOT_QUICK : [])],
+        // The quick set shares a module graph per worker (it passes in any file order); the
+        // suites only `test:api` runs (other servers, child processes) keep one per file.
+        { isolate: ISOLATE || !QUICK },
       ),
       {
         extends: true,
@@ -160,7 +183,7 @@ export default defineConfig({
           // One module graph and one jsdom document per worker, not per file: it halves this
           // project's CPU. Every file must leave the document empty (the setup file fails one
           // that does not); BRIDGEKIT_ISOLATE=1 gives each file its own again.
-          isolate: process.env.BRIDGEKIT_ISOLATE === '1',
+          isolate: ISOLATE,
           setupFiles: ['packages/react/test/document-left-empty.ts'],
         },
       },
