@@ -39,11 +39,13 @@ const STORE = [
 
 /**
  * API suites `test:api` runs and `test:quick` (BRIDGEKIT_QUICK=1) leaves out: those that need more
- * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), and
- * the property-based fuzzing (thousands of requests).
+ * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), the
+ * property-based fuzzing (thousands of requests), and the PATCH races (hundreds of tries for a
+ * lock-order deadlock that SQLite, one writer at a time, cannot have).
  */
 const NOT_QUICK = [
   'server/test/fuzz/**/*.test.ts',
+  'server/test/data-sources/patch-race.test.ts',
   'server/test/api-examples.test.ts',
   'server/test/cli.test.ts',
   'server/test/code-samples.test.ts',
