@@ -39,11 +39,13 @@ const STORE = [
 
 /**
  * API suites `test:api` runs and `test:quick` (BRIDGEKIT_QUICK=1) leaves out: those that need more
- * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), and
- * the property-based fuzzing (thousands of requests).
+ * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), the
+ * property-based fuzzing (thousands of requests), and the PATCH races (hundreds of tries for a
+ * lock-order deadlock that SQLite, one writer at a time, cannot have).
  */
 const NOT_QUICK = [
   'server/test/fuzz/**/*.test.ts',
+  'server/test/data-sources/patch-race.test.ts',
   'server/test/api-examples.test.ts',
   'server/test/cli.test.ts',
   'server/test/code-samples.test.ts',
@@ -58,6 +60,11 @@ const NOT_QUICK = [
   'server/test/generated-client.test.ts',
   'server/test/webhooks/{instances,data-source-events,cli}.test.ts',
 ];
+/**
+ * Unit files `test:unit` runs and `test:quick` leaves out: the import-cycle check parses every
+ * product source (madge), a lint of the whole tree rather than a test of what one edits.
+ */
+const NOT_QUICK_UNIT = ['server/test/import-cycles.test.ts'];
 const QUICK = process.env.BRIDGEKIT_QUICK === '1';
 
 /**
@@ -84,6 +91,7 @@ const EXPECTED_MS: Record<string, number> = {
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
+    if (process.env.BRIDGEKIT_SHUFFLE === '1') return shuffled(files, config.sequence.seed);
     const score = (spec: TestSpecification) => {
       const key = `${spec.project.name}:${relative(config.root, spec.moduleId)}`;
       const result = cache.getFileTestResults(key);
@@ -99,11 +107,29 @@ class SlowFirstSequencer extends BaseSequencer {
   }
 }
 
+/**
+ * BRIDGEKIT_SHUFFLE=1: the files in a random order, the same for one `--sequence.seed`, to find a
+ * file that depends on what another left in a worker they share.
+ */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed >>> 0 || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** BRIDGEKIT_ISOLATE=1: a module graph per file in the layers that share one per worker. */
+const ISOLATE = process.env.BRIDGEKIT_ISOLATE === '1';
+
 const node = (
   name: string,
   include: string[],
   exclude: string[] = [],
-  more: { globalSetup?: string[] } = {},
+  more: { globalSetup?: string[]; isolate?: boolean } = {},
 ) =>
   ({
     extends: true,
@@ -137,7 +163,8 @@ export default defineConfig({
       reporter: ['text-summary', 'json-summary'],
     },
     projects: [
-      node('unit', UNIT),
+      // Pure files: one module graph per worker, not per file.
+      node('unit', UNIT, QUICK ? NOT_QUICK_UNIT : [], { isolate: ISOLATE }),
       node('store', STORE),
       // HTTP suites on a real bridge, and the server's probes against real servers.
       node(
@@ -148,6 +175,9 @@ export default defineConfig({
           'test/docs/readme-backend.test.ts',
         ],
         [...UNIT, ...STORE, ...(QUICK ? NOT_QUICK : [])],
+        // The quick set shares a module graph per worker (it passes in any file order); the
+        // suites only `test:api` runs (other servers, child processes) keep one per file.
+        { isolate: ISOLATE || !QUICK },
       ),
       {
         extends: true,
@@ -157,11 +187,11 @@ export default defineConfig({
           include: ['packages/react/src/**/*.test.{ts,tsx}', 'packages/react/test/**/*.test.tsx'],
           // The quick loop keeps the component tests; stories, SSR and translations run in full.
           exclude: ['**/node_modules/**', ...(QUICK ? ['packages/react/test/**'] : [])],
-          // Every file gets its own module graph. Sharing one per worker (BRIDGEKIT_ISOLATE=0)
-          // halves this project's CPU, but module state then crosses files: the axe checks of
-          // MemberList and OrganizationSettings met another file's error state ("Try again")
-          // in a full run, so it stays off until that state is found and made per provider.
-          isolate: process.env.BRIDGEKIT_ISOLATE !== '0',
+          // One module graph and one jsdom document per worker, not per file: it halves this
+          // project's CPU. Every file must leave the document empty (the setup file fails one
+          // that does not); BRIDGEKIT_ISOLATE=1 gives each file its own again.
+          isolate: ISOLATE,
+          setupFiles: ['packages/react/test/document-left-empty.ts'],
         },
       },
       node('e2e', ['test/e2e/**/*.test.ts']),

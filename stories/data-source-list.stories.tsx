@@ -4,7 +4,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { BridgeParameters } from '../.storybook/preview';
 import { ORG_ID } from '../test/support/fixtures';
 import { fail, type Handler, ok, paginate } from './fake-bridge';
-import { ALL, fresh, healthy, manySources, NOW, schema } from './lifecycle-data';
+import { ALL, fresh, healthy, manySources, schema } from './lifecycle-data';
 
 const byId =
   (records: DataSource[]): Handler =>
@@ -33,12 +33,16 @@ const meta = {
       getDataSource: byId(ALL),
       getDataSourceSchema: schema(),
       syncDataSource: ok(healthy, 202),
-      checkDataSourceHealth: ok({
-        ...fresh,
-        lastHealthStatus: 'HEALTHY',
-        lastHealthCheckAttemptAt: new Date(NOW).toISOString(),
-        lastHealthyAt: new Date(NOW).toISOString(),
-      }),
+      // Checked when asked, as the bridge does: "just now" however long ago the module loaded.
+      checkDataSourceHealth: () => {
+        const now = new Date().toISOString();
+        return ok({
+          ...fresh,
+          lastHealthStatus: 'HEALTHY',
+          lastHealthCheckAttemptAt: now,
+          lastHealthyAt: now,
+        });
+      },
     },
   } satisfies BridgeParameters,
 } satisfies Meta<typeof DataSourceList>;

@@ -1,6 +1,6 @@
 import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
 import axe from 'axe-core';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import preview from '../../../.storybook/preview';
 import * as dataSourceForm from '../../../stories/data-source-form.stories';
 import * as dataSourceList from '../../../stories/data-source-list.stories';
@@ -34,11 +34,22 @@ const files = {
   theming,
 };
 
+// Storybook unmounts a story only when the next one runs or loads: `load` unmounts the last one,
+// so that its canvas does not stay in the document after this file.
+let last: { load: () => Promise<void> } | undefined;
+afterAll(() => last?.load());
+// jsdom keeps applying a <style> removed with its ancestors (the canvas, when the story
+// unmounts), so the host CSS of one story would restyle every later one: remove them directly.
+afterEach(() => {
+  for (const style of document.body.querySelectorAll('style')) style.remove();
+});
+
 describe.each(Object.entries(files))('%s stories', (_, file) => {
   // One story type for all files: each file's own args do not matter here.
   const stories = Object.entries(composeStories(file as typeof dataSourceForm));
 
   it.each(stories)('%s has no axe violations', async (_name, Story) => {
+    last = Story;
     await Story.run();
     // Let pending effects and fetches settle.
     await new Promise((resolve) => setTimeout(resolve, 50));

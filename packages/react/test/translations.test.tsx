@@ -435,8 +435,9 @@ describe('a non-English message set', () => {
   });
 
   it('would notice English', async () => {
-    kit(<MemberCard member={grace} />);
-    document.body.insertAdjacentHTML('beforeend', '<p>Try again</p>');
+    const { container } = kit(<MemberCard member={grace} />);
+    // Inside the rendered container, so that cleanup takes it out of the document.
+    container.insertAdjacentHTML('beforeend', '<p>Try again</p>');
     expect(english()).toEqual(['Try again']);
   });
 });

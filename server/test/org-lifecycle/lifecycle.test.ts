@@ -1,6 +1,6 @@
 import { dataOf, type Organization, OrganizationWithSecret } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../../test/support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import {
   claimsFor,
   createSharedPg,
@@ -41,11 +41,17 @@ async function twoInstances(): Promise<Setup> {
   };
 }
 
-describe.each([
-  ['SQLite', single('sqlite')],
-  ['PostgreSQL', single('postgres')],
-  ['two bridges on one PostgreSQL', twoInstances],
-])('the whole lifecycle of an organization on %s', (_name, setup) => {
+describe.each(
+  (
+    [
+      ['SQLite', 'sqlite', single('sqlite')],
+      ['PostgreSQL', 'postgres', single('postgres')],
+      ['two bridges on one PostgreSQL', 'postgres', twoInstances],
+    ] as const
+  )
+    .filter(([, engine]) => ENGINES.includes(engine))
+    .map(([name, , setup]) => [name, setup] as const),
+)('the whole lifecycle of an organization on %s', (_name, setup) => {
   let env: Setup;
   let admin: { key: string; email: string };
   let org: Organization & { jwtSecret: string };

@@ -12,6 +12,7 @@ import { createSsoToken, verifyWebhook } from '@bridgekit/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPgDatabase,
+  ENGINES,
   serveBridge,
   startBridge,
   type TestBridge,
@@ -23,10 +24,13 @@ import { webhookWorker } from '../../src/webhooks/dispatcher';
 import { leaseDeliveries } from '../../src/webhooks/store';
 import { type Received, type Receiver, startReceiver } from './receiver';
 
+// SQLite and PostgreSQL, less what BRIDGEKIT_ENGINES leaves out.
+const ON = (['sqlite', 'postgres'] as const).filter((engine) => ENGINES.includes(engine));
+
 const FAST = { pollMs: 50, scheduleMs: [0, 200, 200] };
 const ALL = WebhookEventType.options;
 
-describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine) => {
+describe.each(ON)('webhook delivery on %s', (engine) => {
   let bridge: TestBridge;
   let dispatcher: Lifecycle;
   let receiver: Receiver;
@@ -354,91 +358,88 @@ describe.each(['sqlite', 'postgres'] as const)('webhook delivery on %s', (engine
   });
 });
 
-describe.each(['sqlite', 'postgres'] as const)(
-  'webhook delivery across a restart on %s',
-  (engine) => {
-    it('loses nothing when the bridge restarts mid-retry: the next instance sends it, same id', async () => {
-      const receiver = await startReceiver();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-hooks-'));
-      const database = engine === 'postgres' ? await createPgDatabase() : undefined;
-      const env = {
-        BRIDGE_DATA_DIR: dataDir,
-        DATABASE_URL: database?.url,
-        BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
-        BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
-      };
-      try {
-        receiver.answer.status = 502;
-        const first = await serveBridge(env);
-        const dispatcher = await startJobs(first.deps, {
-          dataSources: false,
-          webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
-        });
-        const { createApiKeyForEmail } = await import('../../src/domain/api-key-admin');
-        const { key } = await createApiKeyForEmail(
-          first.deps.store.db,
-          { email: 'r@example.com' },
-          new Date(),
-        );
-        const org = (
-          await first.request('POST', '/api/public/organizations', { key, body: { name: 'R' } })
-        ).body.data;
-        const hooks = `/api/public/organizations/${org.id}/webhook-endpoints`;
-        const endpoint = (
-          await first.request('POST', hooks, {
-            key,
-            body: { url: receiver.url, eventTypes: ['organization.updated'] },
-          })
-        ).body.data;
-        await first.request('PATCH', `/api/public/organizations/${org.id}`, {
+describe.each(ON)('webhook delivery across a restart on %s', (engine) => {
+  it('loses nothing when the bridge restarts mid-retry: the next instance sends it, same id', async () => {
+    const receiver = await startReceiver();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bk-hooks-'));
+    const database = engine === 'postgres' ? await createPgDatabase() : undefined;
+    const env = {
+      BRIDGE_DATA_DIR: dataDir,
+      DATABASE_URL: database?.url,
+      BRIDGE_SECRET_KEY: randomBytes(32).toString('base64'),
+      BRIDGE_SESSION_SECRET: randomBytes(32).toString('base64url'),
+    };
+    try {
+      receiver.answer.status = 502;
+      const first = await serveBridge(env);
+      const dispatcher = await startJobs(first.deps, {
+        dataSources: false,
+        webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
+      });
+      const { createApiKeyForEmail } = await import('../../src/domain/api-key-admin');
+      const { key } = await createApiKeyForEmail(
+        first.deps.store.db,
+        { email: 'r@example.com' },
+        new Date(),
+      );
+      const org = (
+        await first.request('POST', '/api/public/organizations', { key, body: { name: 'R' } })
+      ).body.data;
+      const hooks = `/api/public/organizations/${org.id}/webhook-endpoints`;
+      const endpoint = (
+        await first.request('POST', hooks, {
           key,
-          body: { name: 'R2' },
-        });
-        await until(
-          'the first attempt',
-          async () => receiver.received.length,
-          (n) => n === 1,
+          body: { url: receiver.url, eventTypes: ['organization.updated'] },
+        })
+      ).body.data;
+      await first.request('PATCH', `/api/public/organizations/${org.id}`, {
+        key,
+        body: { name: 'R2' },
+      });
+      await until(
+        'the first attempt',
+        async () => receiver.received.length,
+        (n) => n === 1,
+      );
+      await dispatcher.stop();
+      await first.close();
+
+      receiver.answer.status = 204;
+      const second = await serveBridge(env);
+      const again = await startJobs(second.deps, {
+        dataSources: false,
+        webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
+      });
+      try {
+        const log = await until(
+          'delivered by the restarted bridge',
+          async () =>
+            (await second.request('GET', `${hooks}/${endpoint.id}/deliveries`, { key })).body
+              .data[0],
+          (d: WebhookDelivery | undefined) => d?.status === 'succeeded',
         );
-        await dispatcher.stop();
-        await first.close();
-
-        receiver.answer.status = 204;
-        const second = await serveBridge(env);
-        const again = await startJobs(second.deps, {
-          dataSources: false,
-          webhooks: { pollMs: 50, scheduleMs: [0, 1_500, 200] },
-        });
-        try {
-          const log = await until(
-            'delivered by the restarted bridge',
-            async () =>
-              (await second.request('GET', `${hooks}/${endpoint.id}/deliveries`, { key })).body
-                .data[0],
-            (d: WebhookDelivery | undefined) => d?.status === 'succeeded',
-          );
-          expect(log).toMatchObject({ attempts: 2, lastResponseStatus: 204 });
-          expect(receiver.received).toHaveLength(2);
-          expect(receiver.received[0]!.headers['webhook-id']).toBe(
-            receiver.received[1]!.headers['webhook-id'],
-          );
-          await verifyWebhook(
-            { headers: receiver.received[1]!.headers as never, body: receiver.received[1]!.body },
-            endpoint.secret,
-          );
-        } finally {
-          await again.stop();
-          await second.close();
-        }
+        expect(log).toMatchObject({ attempts: 2, lastResponseStatus: 204 });
+        expect(receiver.received).toHaveLength(2);
+        expect(receiver.received[0]!.headers['webhook-id']).toBe(
+          receiver.received[1]!.headers['webhook-id'],
+        );
+        await verifyWebhook(
+          { headers: receiver.received[1]!.headers as never, body: receiver.received[1]!.body },
+          endpoint.secret,
+        );
       } finally {
-        await receiver.close();
-        await database?.drop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        await again.stop();
+        await second.close();
       }
-    });
-  },
-);
+    } finally {
+      await receiver.close();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
-describe.each(['sqlite', 'postgres'] as const)('webhook jobs and their leases on %s', (engine) => {
+describe.each(ON)('webhook jobs and their leases on %s', (engine) => {
   let bridge: TestBridge;
   let receiver: Receiver;
   let key: string;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebhookEndpoint } from '@bridgekit/contract';
 import { createSsoToken, verifyWebhook } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridge, type TestBridge } from '../../../test/support/bridge';
+import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
 import { type RedisServer, startRedisServer } from '../../../test/support/redis-server';
 import { until } from '../../../test/support/wait';
 import type { Lifecycle } from '../../src/lifecycle/lifecycle';
@@ -13,11 +13,15 @@ import { type Receiver, startReceiver } from './receiver';
 
 const FAST = { pollMs: 50, scheduleMs: [0, 200, 200] };
 
-describe.each([
-  ['SQLite', 'sqlite', false],
-  ['PostgreSQL', 'postgres', false],
-  ['PostgreSQL + Redis', 'postgres', true],
-] as const)('member.added from an SSO first sign-in on %s', (_label, engine, withRedis) => {
+describe.each(
+  (
+    [
+      ['SQLite', 'sqlite', false],
+      ['PostgreSQL', 'postgres', false],
+      ['PostgreSQL + Redis', 'postgres', true],
+    ] as const
+  ).filter(([, engine]) => ENGINES.includes(engine)),
+)('member.added from an SSO first sign-in on %s', (_label, engine, withRedis) => {
   let redis: RedisServer | undefined;
   let bridge: TestBridge;
   let dispatcher: Lifecycle;

@@ -1,6 +1,8 @@
-import { act, renderHook } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, cleanup, renderHook } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type CursorPage, type PagesState, useCursorPages } from './use-cursor-pages';
+
+afterEach(cleanup);
 
 type Item = { id: string };
 const INITIAL: PagesState<Item, 'idle'> = {
