@@ -19,7 +19,11 @@ export interface SessionSnapshot {
 export interface SessionStore {
   subscribe: (listener: () => void) => () => void;
   getSnapshot: () => SessionSnapshot;
-  /** Reads the session once (`GET /api/sso/session`); later calls do nothing. */
+  /**
+   * Reads the session (`GET /api/sso/session`) unless it is read or being read. A read the
+   * bridge answered stands (no session: an API key behind the host's proxy); one that got no
+   * answer or a server error is read again by the next call (the next component that mounts).
+   */
   load: () => void;
   /** Replaces parts of the snapshot, from the current one; null changes nothing. */
   update: (change: (current: SessionSnapshot) => Partial<SessionSnapshot> | null) => void;
@@ -56,6 +60,12 @@ export function sessionStoreOf(client: BridgeClient): SessionStore {
   return store;
 }
 
+/** Whether a failed read had the bridge's answer (a status below 500), not a transient failure. */
+const answered = (error: unknown) => {
+  const status = (error as { status?: number } | null)?.status ?? 0;
+  return status > 0 && status < 500;
+};
+
 function createSessionStore(client: BridgeClient): SessionStore {
   let snapshot = SERVER_SNAPSHOT;
   const listeners = new Set<() => void>();
@@ -70,7 +80,9 @@ function createSessionStore(client: BridgeClient): SessionStore {
     },
     getSnapshot: () => snapshot,
     load() {
-      if (snapshot.state.status !== 'idle') return;
+      const { state } = snapshot;
+      if (state.status === 'loading' || state.status === 'ready') return;
+      if (state.status === 'none' && answered(state.error)) return;
       set({ state: { status: 'loading', session: null } });
       client.ssoSession().then(
         ({ data }) => set({ state: { status: 'ready', session: data } }),
