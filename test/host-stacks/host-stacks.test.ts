@@ -168,20 +168,25 @@ beforeAll(async () => {
   expectOk(install, 'npm install');
   expectOk(createVite, 'create-vite');
   expectOk(createNext, 'create-next-app');
-  for (const server of servers) {
-    const dir = path.join(root, 'apps', server.name);
-    const pages = vitePages.get(server);
-    if (pages) writeViteApp(pages, path.join(templates, 'vite'), dir);
-    else writeNextApp(server.name, path.join(templates, 'next'), dir, root);
-    const spec = served.find((app) => app.server === server)!.spec;
-    expectOk(await timed(`build ${server.name}`, () => build(spec, dir, root)), server.name);
-    // Each page links one stylesheet: its CSS in the order the page imports it.
-    for (const page of pages ?? []) {
-      const html = readFileSync(path.join(dir, 'dist', page.name, 'index.html'), 'utf8');
-      expect(html.match(/rel="stylesheet"/g), `${page.name}: ${html}`).toHaveLength(1);
-    }
-    server.child = serve(server, dir);
-  }
+  // The builds run side by side: webpack's is mostly one thread, and each waits on the disk.
+  await timed('builds', () =>
+    Promise.all(
+      servers.map(async (server) => {
+        const dir = path.join(root, 'apps', server.name);
+        const pages = vitePages.get(server);
+        if (pages) writeViteApp(pages, path.join(templates, 'vite'), dir);
+        else writeNextApp(server.name, path.join(templates, 'next'), dir, root);
+        const spec = served.find((app) => app.server === server)!.spec;
+        expectOk(await timed(`build ${server.name}`, () => build(spec, dir, root)), server.name);
+        // Each page links one stylesheet: its CSS in the order the page imports it.
+        for (const page of pages ?? []) {
+          const html = readFileSync(path.join(dir, 'dist', page.name, 'index.html'), 'utf8');
+          expect(html.match(/rel="stylesheet"/g), `${page.name}: ${html}`).toHaveLength(1);
+        }
+        server.child = serve(server, dir);
+      }),
+    ),
+  );
   await Promise.all(
     served.map((app) =>
       waitFor(() => fetch(`${app.origin}${app.base}`).then((r) => r.ok), {
@@ -371,12 +376,14 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec) => {
+// An app's checks run side by side, each on its own page: most of each is waiting on the page.
+// Concurrent tests assert with their own `expect` (Vitest's rule for concurrent tests).
+describe.concurrent.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec) => {
   const app = () => served.find((a) => a.spec.name === name)!;
 
-  it.each(['light', 'dark'] as const)(
+  it.for(['light', 'dark'] as const)(
     'keeps the kit styled and accessible in %s',
-    async (scheme) => {
+    async (scheme, { expect }) => {
       const { page, logs } = await openApp(app(), scheme);
       const palette = PALETTE[scheme];
       const form = '.bk.bk-data-source-form';
@@ -408,9 +415,11 @@ describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec)
   );
 
   if (LIFECYCLE_APPS.includes(name)) {
-    it.each(['light', 'dark'] as const)(
+    it.for(['light', 'dark'] as const)(
       'renders the lifecycle components with real data, styled and accessible, in %s',
-      async (scheme) => {
+      // Longer than the page's own waits (20 s), so that a wait that fails names its locator.
+      { timeout: 2 * MINUTES },
+      async (scheme, { expect }) => {
         const { page, logs } = await openApp(app(), scheme, 'lifecycle');
         const palette = PALETTE[scheme];
 
@@ -465,13 +474,11 @@ describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec)
         expect(logs.filter((line) => /hydrat|did not match/i.test(line))).toEqual([]);
         await page.close();
       },
-      // Longer than the page's own waits (20 s), so that a wait that fails names its locator.
-      2 * MINUTES,
     );
   }
 
   if (spec.stack === 'next') {
-    it("renders the kit's loading state on the server", async () => {
+    it("renders the kit's loading state on the server", async ({ expect }) => {
       const html = await (await fetch(app().origin)).text();
       expect(html).toMatch(/class="bk bk-data-source-form"[^>]*data-state="loading"/);
       expect(html).toContain('bk-org-picker');
