@@ -7,8 +7,11 @@ const config: StorybookConfig = {
   addons: ['@storybook/addon-a11y', '@storybook/addon-docs'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true },
-  // The props table reads each component's TypeScript props.
-  typescript: { reactDocgen: 'react-docgen-typescript' },
+  // The props table reads each component's TypeScript props. BRIDGEKIT_STORYBOOK_DOCGEN=0 skips
+  // that (two thirds of a build's CPU) for test/e2e/storybook-a11y, which checks stories only.
+  typescript: {
+    reactDocgen: process.env.BRIDGEKIT_STORYBOOK_DOCGEN === '0' ? false : 'react-docgen-typescript',
+  },
   viteFinal: (vite) => ({
     ...vite,
     // The kit and the client from src/ (their `bridgekit-source` export condition): no build step.

@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { rmSync } from 'node:fs';
 import { Organization } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUrlLikeSdk, PRESETS, type SdkUser, signLikeSdk } from '../support/basedash-sdk';
 import { startBridge, type TestBridge } from '../support/bridge';
 import { waitFor } from '../support/wait';
+import { embedAssets } from './support/embed-assets';
 import { plainHost } from './support/embed-host';
 import {
   makeThrowawayCert,
@@ -26,7 +22,6 @@ import { launchWebKit, type WebKit, webKitSkipReason } from './support/webkit';
 const SKIP = webKitSkipReason();
 if (SKIP) console.warn(SKIP);
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WAIT = { timeoutMs: 20_000 };
 
 let assetsDir: string;
@@ -49,15 +44,8 @@ const nextUser = (): SdkUser & { fullName: string } => {
 
 describe.skipIf(SKIP)('the full embed in WebKit, third-party cookies refused', () => {
   beforeAll(async () => {
-    assetsDir = mkdtempSync(path.join(tmpdir(), 'bk-embed-assets-'));
-    const [cert] = await Promise.all([
-      makeThrowawayCert(),
-      promisify(execFile)(
-        'npx',
-        ['vite', 'build', '-c', 'vite.embed.config.ts', '--outDir', assetsDir, '--emptyOutDir'],
-        { cwd: path.join(ROOT, 'packages/react') },
-      ),
-    ]);
+    let cert: Awaited<ReturnType<typeof makeThrowawayCert>>;
+    [cert, assetsDir] = await Promise.all([makeThrowawayCert(), embedAssets()]);
     bridge = await startBridge(
       'sqlite',
       { BRIDGE_SESSION_TTL_SECONDS: '10', BRIDGE_EMBED_SESSION_MAX_HOURS: '1' },

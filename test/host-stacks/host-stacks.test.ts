@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
@@ -15,15 +15,24 @@ import { type BridgeProcess, startBridgeProcess } from '../support/bridge-proces
 import { freePort } from '../support/free-port';
 import { type PgServer, startPgServer } from '../support/pg-server';
 import { waitFor } from '../support/wait';
-import { type AppSpec, installRoot, scaffold, writeApp } from './support/apps';
+import {
+  type AppSpec,
+  installRoot,
+  scaffold,
+  viteBuilds,
+  writeNextApp,
+  writeViteApp,
+} from './support/apps';
 
 // The kit as hosts really build it: the four packed tarballs installed once with every stack's
 // dependencies, apps made by each stack's own CLI, built for production (Vite 8; Next.js 16
 // App Router with Turbopack and with webpack: a Server Component page importing the kit, a
 // route handler using @bridgekit/node; Tailwind v4 before and after the kit; Bootstrap 5),
 // served, and driven in Chromium against a real bridge, in light and dark, with axe. The Vite
-// app and both Next.js apps also serve the lifecycle components' page, against a data source on
-// a private PostgreSQL that the bridge has health-checked and synced.
+// variants are pages of as few Vite apps as keep each page's CSS in order (one build and one
+// preview server each); each Next.js app is built by `next build` with its bundler. The plain Vite page and both Next.js apps also serve
+// the lifecycle components' page, against a data source on a private PostgreSQL that the
+// bridge has health-checked and synced.
 
 const MINUTES = 60_000;
 const ALL_APPS: AppSpec[] = [
@@ -66,12 +75,21 @@ const PALETTE = {
   dark: { bg: 'rgb(13, 17, 23)', accent: 'rgb(51, 139, 132)' },
 };
 
-interface Served {
-  spec: AppSpec;
-  origin: string;
+/** A built app being served: one per Next.js app, one per build of Vite pages. */
+interface Server {
+  name: string;
+  stack: AppSpec['stack'];
   port: number;
   child?: ChildProcess;
   output: string;
+}
+
+interface Served {
+  spec: AppSpec;
+  server: Server;
+  origin: string;
+  /** The app's page: `/<name>/` for a page of the Vite app, `/` for a Next.js app. */
+  base: string;
 }
 
 let tmp: string;
@@ -81,6 +99,7 @@ let orgId: string;
 let dataSourceId: string;
 let jwtSecret: string;
 let browser: Browser;
+const servers: Server[] = [];
 const served: Served[] = [];
 const timings: Record<string, number> = {};
 const started = Date.now();
@@ -98,8 +117,40 @@ beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'bk-stacks-'));
   const root = path.join(tmp, 'root');
   mkdirSync(path.join(root, 'apps'), { recursive: true });
-  for (const spec of APPS) served.push({ spec, port: await freePort(), origin: '', output: '' });
-  for (const app of served) app.origin = `http://127.0.0.1:${app.port}`;
+  const vitePages = new Map<Server, AppSpec[]>();
+  for (const pages of viteBuilds(APPS.filter((spec) => spec.stack === 'vite'))) {
+    const name = pages[0]!.name;
+    const server: Server = { name, stack: 'vite', port: await freePort(), output: '' };
+    servers.push(server);
+    vitePages.set(server, pages);
+    for (const spec of pages) served.push(servedAt(spec, server, `/${spec.name}/`));
+  }
+  for (const spec of APPS.filter((s) => s.stack === 'next')) {
+    const server: Server = { name: spec.name, stack: 'next', port: await freePort(), output: '' };
+    servers.push(server);
+    served.push(servedAt(spec, server, '/'));
+  }
+
+  // The install and the scaffolds wait on npm's cache and the registry, not on the bridge: they
+  // run while the bridge starts and the data source is seeded.
+  // Packed once per run by the pack layer's global setup (test/pack/support/packed.ts).
+  const { dir: tarballs, packed } = inject('tarballs');
+  const templates = path.join(root, 'templates');
+  mkdirSync(templates);
+  const prepared = Promise.all([
+    timed('install', () =>
+      installRoot(
+        root,
+        packed.map((p) => path.join(tarballs, p.filename)),
+      ),
+    ),
+    timed('create vite', () => scaffold('vite', path.join(templates, 'vite'))),
+    timed('create next', () => scaffold('next', path.join(templates, 'next'))),
+  ]);
+  const launched = launchChromium();
+  // Nothing rejects unobserved while the bridge starts: both are awaited below.
+  prepared.catch(() => {});
+  launched.catch(() => {});
 
   // Background jobs on, so that a requested sync runs; loopback data sources allowed.
   bridge = await startBridgeProcess({
@@ -108,51 +159,48 @@ beforeAll(async () => {
   const key = await bridge.cli('keys', 'create', '--email', 'owner@host.test');
   const { data } = (await bridgeApi(key, 'POST', '/api/public/organizations?include=jwtSecret', {
     name: 'Stacks',
-    embedAllowedOrigins: served.map((a) => a.origin),
+    embedAllowedOrigins: servers.map((s) => `http://127.0.0.1:${s.port}`),
   })) as { data: { id: string; jwtSecret: string } };
   ({ id: orgId, jwtSecret } = data);
   dataSourceId = await timed('seed data source', () => seedWarehouse(key));
 
-  // Packed once per run by the pack layer's global setup (test/pack/support/packed.ts).
-  const { dir: tarballs, packed } = inject('tarballs');
-  const install = await timed('install', () =>
-    installRoot(
-      root,
-      packed.map((p) => path.join(tarballs, p.filename)),
-    ),
-  );
+  const [install, createVite, createNext] = await prepared;
   expectOk(install, 'npm install');
-  const templates = path.join(root, 'templates');
-  mkdirSync(templates);
-  for (const stack of ['vite', 'next'] as const) {
-    expectOk(
-      await timed(`create ${stack}`, () => scaffold(stack, path.join(templates, stack))),
-      stack,
-    );
-  }
-  for (const app of served) {
-    const dir = path.join(root, 'apps', app.spec.name);
-    writeApp(app.spec, path.join(templates, app.spec.stack), dir, root);
-    expectOk(
-      await timed(`build ${app.spec.name}`, () => build(app.spec, dir, root)),
-      app.spec.name,
-    );
-    app.child = serve(app, dir, root);
-  }
-  await Promise.all(
-    served.map((app) =>
-      waitFor(() => fetch(app.origin).then((r) => r.ok), {
-        timeoutMs: 60_000,
-        what: `${app.spec.name} on ${app.origin}: ${app.output}`,
+  expectOk(createVite, 'create-vite');
+  expectOk(createNext, 'create-next-app');
+  // The builds run side by side: webpack's is mostly one thread, and each waits on the disk.
+  await timed('builds', () =>
+    Promise.all(
+      servers.map(async (server) => {
+        const dir = path.join(root, 'apps', server.name);
+        const pages = vitePages.get(server);
+        if (pages) writeViteApp(pages, path.join(templates, 'vite'), dir);
+        else writeNextApp(server.name, path.join(templates, 'next'), dir, root);
+        const spec = served.find((app) => app.server === server)!.spec;
+        expectOk(await timed(`build ${server.name}`, () => build(spec, dir, root)), server.name);
+        // Each page links one stylesheet: its CSS in the order the page imports it.
+        for (const page of pages ?? []) {
+          const html = readFileSync(path.join(dir, 'dist', page.name, 'index.html'), 'utf8');
+          expect(html.match(/rel="stylesheet"/g), `${page.name}: ${html}`).toHaveLength(1);
+        }
+        server.child = serve(server, dir);
       }),
     ),
   );
-  browser = await launchChromium();
+  await Promise.all(
+    served.map((app) =>
+      waitFor(() => fetch(`${app.origin}${app.base}`).then((r) => r.ok), {
+        timeoutMs: 60_000,
+        what: `${app.spec.name} on ${app.origin}${app.base}: ${app.server.output}`,
+      }),
+    ),
+  );
+  browser = await launched;
 }, 30 * MINUTES);
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all(served.map((app) => stopGroup(app.child, 5_000)));
+  await Promise.all(servers.map((server) => stopGroup(server.child, 5_000)));
   await bridge?.stop();
   await warehouseDb?.destroy();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -161,6 +209,13 @@ afterAll(async () => {
   );
   // Removing the install root (every stack's node_modules) takes a while on a busy machine.
 }, 3 * MINUTES);
+
+const servedAt = (spec: AppSpec, server: Server, base: string): Served => ({
+  spec,
+  server,
+  origin: `http://127.0.0.1:${server.port}`,
+  base,
+});
 
 async function bridgeApi(key: string, method: string, route: string, body?: unknown) {
   const res = await fetch(`${bridge.url}${route}`, {
@@ -232,12 +287,12 @@ function build(spec: AppSpec, dir: string, root: string): Promise<Run> {
   return run(bin('next'), ['build', ...(spec.webpack ? ['--webpack'] : [])], dir, env);
 }
 
-function serve(app: Served, dir: string, root: string): ChildProcess {
-  const bin = path.join(root, 'node_modules/.bin', app.spec.stack === 'vite' ? 'vite' : 'next');
+function serve(server: Server, dir: string): ChildProcess {
+  const bin = path.join(tmp, 'root/node_modules/.bin', server.stack);
   const args =
-    app.spec.stack === 'vite'
-      ? ['preview', '--host', '127.0.0.1', '--port', String(app.port), '--strictPort']
-      : ['start', '-H', '127.0.0.1', '-p', String(app.port)];
+    server.stack === 'vite'
+      ? ['preview', '--host', '127.0.0.1', '--port', String(server.port), '--strictPort']
+      : ['start', '-H', '127.0.0.1', '-p', String(server.port)];
   const child = spawn(bin, args, {
     cwd: dir,
     detached: true,
@@ -249,8 +304,8 @@ function serve(app: Served, dir: string, root: string): ChildProcess {
       NEXT_TELEMETRY_DISABLED: '1',
     }),
   });
-  child.stdout?.on('data', (chunk) => (app.output += chunk));
-  child.stderr?.on('data', (chunk) => (app.output += chunk));
+  child.stdout?.on('data', (chunk) => (server.output += chunk));
+  child.stderr?.on('data', (chunk) => (server.output += chunk));
   return child;
 }
 
@@ -279,9 +334,8 @@ async function openApp(
     const session = await exchangeSsoToken({ baseUrl: bridge.url, jwt });
     hash = `#token=${session.sessionToken}`;
   }
-  const route =
-    which === 'form' ? '/' : app.spec.stack === 'vite' ? '/?page=lifecycle' : '/lifecycle';
-  await page.goto(`${app.origin}${route}${hash}`);
+  const route = which === 'form' ? '' : app.spec.stack === 'vite' ? '?page=lifecycle' : 'lifecycle';
+  await page.goto(`${app.origin}${app.base}${route}${hash}`);
   await page.evaluate((s) => {
     if (s === 'dark') document.documentElement.dataset.bkTheme = 'dark';
   }, scheme);
@@ -322,12 +376,14 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec) => {
+// An app's checks run side by side, each on its own page: most of each is waiting on the page.
+// Concurrent tests assert with their own `expect` (Vitest's rule for concurrent tests).
+describe.concurrent.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec) => {
   const app = () => served.find((a) => a.spec.name === name)!;
 
-  it.each(['light', 'dark'] as const)(
+  it.for(['light', 'dark'] as const)(
     'keeps the kit styled and accessible in %s',
-    async (scheme) => {
+    async (scheme, { expect }) => {
       const { page, logs } = await openApp(app(), scheme);
       const palette = PALETTE[scheme];
       const form = '.bk.bk-data-source-form';
@@ -359,9 +415,11 @@ describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec)
   );
 
   if (LIFECYCLE_APPS.includes(name)) {
-    it.each(['light', 'dark'] as const)(
+    it.for(['light', 'dark'] as const)(
       'renders the lifecycle components with real data, styled and accessible, in %s',
-      async (scheme) => {
+      // Longer than the page's own waits (20 s), so that a wait that fails names its locator.
+      { timeout: 2 * MINUTES },
+      async (scheme, { expect }) => {
         const { page, logs } = await openApp(app(), scheme, 'lifecycle');
         const palette = PALETTE[scheme];
 
@@ -416,13 +474,11 @@ describe.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (name, spec)
         expect(logs.filter((line) => /hydrat|did not match/i.test(line))).toEqual([]);
         await page.close();
       },
-      // Longer than the page's own waits (20 s), so that a wait that fails names its locator.
-      2 * MINUTES,
     );
   }
 
   if (spec.stack === 'next') {
-    it("renders the kit's loading state on the server", async () => {
+    it("renders the kit's loading state on the server", async ({ expect }) => {
       const html = await (await fetch(app().origin)).text();
       expect(html).toMatch(/class="bk bk-data-source-form"[^>]*data-state="loading"/);
       expect(html).toContain('bk-org-picker');

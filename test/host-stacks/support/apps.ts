@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Run, run } from '../../pack/support/host-app';
 
@@ -9,7 +9,8 @@ import { type Run, run } from '../../pack/support/host-app';
  * and a new DataSourceForm, and a lifecycle page (`?page=lifecycle` in Vite apps, `/lifecycle`
  * in Next.js) with OrganizationSettings, MemberList, DataSourceList and a SchemaBrowser in a
  * host panel; all on a host stylesheet that sets the page's font to Georgia. One build serves
- * both pages.
+ * both pages. The Vite variants are pages (`/<name>/`, each with its own entry and stylesheet)
+ * of as few multi-page Vite apps as keep each page's CSS in order (`viteBuilds`).
  */
 
 export type Stack = 'vite' | 'next';
@@ -21,7 +22,7 @@ export interface AppSpec {
   css?: string;
   /** JavaScript imports of stylesheets, in order, before the app's own CSS (Vite apps). */
   cssImports?: string[];
-  /** Vite plugins (imported names from packages). */
+  /** The page's stylesheet needs Tailwind v4's Vite plugin (the one Vite build then has it). */
   tailwind?: boolean;
   /** Next.js: `next build --webpack` instead of Turbopack. */
   webpack?: boolean;
@@ -126,36 +127,81 @@ export async function scaffold(stack: Stack, dir: string): Promise<Run> {
       );
 }
 
-/** A copy of the scaffold `template` at `dir`, given the matrix page for `spec`. */
-export function writeApp(spec: AppSpec, template: string, dir: string, root: string) {
+/** A copy of the scaffold `template` at `dir`, its own dependency list gone. */
+function copyTemplate(template: string, dir: string, name: string, stack: Stack) {
   rmSync(dir, { recursive: true, force: true });
   cpSync(template, dir, { recursive: true });
-  // The app's own dependency list goes: everything resolves from the install root's one copy.
+  // Everything resolves from the install root's one copy.
   writeFileSync(
     path.join(dir, 'package.json'),
-    JSON.stringify({
-      name: spec.name,
-      private: true,
-      type: spec.stack === 'vite' ? 'module' : undefined,
-    }),
+    JSON.stringify({ name, private: true, type: stack === 'vite' ? 'module' : undefined }),
   );
-  if (spec.stack === 'vite') writeViteApp(spec, dir);
-  else writeNextApp(dir, root);
 }
 
-function writeViteApp(spec: AppSpec, dir: string) {
-  const plugins = spec.tailwind ? 'react(), tailwindcss()' : 'react()';
+/** A copy of the create-next-app `template` at `dir`, given the matrix pages. */
+export function writeNextApp(name: string, template: string, dir: string, root: string) {
+  copyTemplate(template, dir, name, 'next');
+  writeNextPages(dir, root);
+}
+
+/**
+ * The Vite pages grouped into as few builds as keep every page's CSS in its own import order. A
+ * stylesheet that two entries of one build import from JavaScript becomes a chunk of its own,
+ * which Vite links after the entry's CSS (the kit's after the host's); one imported with a CSS
+ * `@import` is inlined into each page's stylesheet, so such pages share a build freely.
+ */
+export function viteBuilds(specs: AppSpec[]): AppSpec[][] {
+  const builds: AppSpec[][] = [];
+  const clash = (a: AppSpec, b: AppSpec) =>
+    (a.cssImports ?? []).some((sheet) => b.cssImports?.includes(sheet));
+  for (const spec of specs) {
+    const fits = builds.find((pages) => !pages.some((page) => clash(page, spec)));
+    if (fits) fits.push(spec);
+    else builds.push([spec]);
+  }
+  return builds;
+}
+
+/**
+ * A copy of the create-vite `template` at `dir` with one page per spec: `<name>/index.html`
+ * (the scaffold's own, pointed at `src/<name>/main.tsx`), the spec's stylesheets, and one
+ * `vite.config.ts` whose build takes every page as an entry.
+ */
+export function writeViteApp(specs: AppSpec[], template: string, dir: string) {
+  copyTemplate(template, dir, path.basename(dir), 'vite');
+  const tailwind = specs.some((spec) => spec.tailwind);
+  const inputs = specs.map((spec) => `    '${spec.name}': '${spec.name}/index.html',`);
   writeFileSync(
     path.join(dir, 'vite.config.ts'),
     `import react from '@vitejs/plugin-react';
-${spec.tailwind ? "import tailwindcss from '@tailwindcss/vite';\n" : ''}import { defineConfig } from 'vite';
-export default defineConfig({ plugins: [${plugins}] });
+${tailwind ? "import tailwindcss from '@tailwindcss/vite';\n" : ''}import { defineConfig } from 'vite';
+export default defineConfig({
+  plugins: [${tailwind ? 'react(), tailwindcss()' : 'react()'}],
+  build: { rolldownOptions: { input: {
+${inputs.join('\n')}
+  } } },
+});
 `,
   );
-  writeFileSync(path.join(dir, 'src/app.css'), `${spec.css ?? ''}\n${HOST_CSS}`);
+  const html = readFileSync(path.join(template, 'index.html'), 'utf8');
+  if (!html.includes('/src/main.tsx'))
+    throw new Error(`create-vite's index.html changed:\n${html}`);
+  for (const spec of specs) {
+    mkdirSync(path.join(dir, spec.name));
+    writeFileSync(
+      path.join(dir, spec.name, 'index.html'),
+      html.replace('/src/main.tsx', `/src/${spec.name}/main.tsx`),
+    );
+    writeVitePage(spec, path.join(dir, 'src', spec.name));
+  }
+}
+
+function writeVitePage(spec: AppSpec, dir: string) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'app.css'), `${spec.css ?? ''}\n${HOST_CSS}`);
   const imports = [...(spec.cssImports ?? []), './app.css'].map((file) => `import '${file}';`);
   writeFileSync(
-    path.join(dir, 'src/main.tsx'),
+    path.join(dir, 'main.tsx'),
     `${imports.join('\n')}
 import { createClient } from '@bridgekit/client';
 import {
@@ -199,7 +245,7 @@ createRoot(document.getElementById('root')!).render(
   );
 }
 
-function writeNextApp(dir: string, root: string) {
+function writeNextPages(dir: string, root: string) {
   const app = path.join(dir, 'app');
   rmSync(path.join(app, 'page.module.css'), { force: true });
   writeFileSync(
