@@ -157,7 +157,7 @@ export interface CachedStatement {
  * `version(tables)` exposes the same stamps, for callers that cache what they build from reads.
  */
 export function cachedSqlite(file: SQLite.Database, options: Options = {}) {
-  const results = resultCache(options.maxResults ?? 2048, options.maxRows ?? 4096);
+  const results = resultCache(options.maxResults ?? 512, options.maxRows ?? 4096);
   const { written, ran, stampOf, bumpAll } = tableGenerations(file, results.clear);
   const statements = new LRUCache<string, SQLite.Statement>({
     max: options.maxStatements ?? 200,
