@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createSsoToken, exchangeSsoToken } from '@bridgekit/node';
@@ -178,6 +178,10 @@ beforeAll(async () => {
         else writeNextApp(server.name, path.join(templates, 'next'), dir, root);
         const spec = served.find((app) => app.server === server)!.spec;
         expectOk(await timed(`build ${server.name}`, () => build(spec, dir, root)), server.name);
+        // Built as a host ships it: React's production JSX runtime, not the development one.
+        const scripts = builtScripts(path.join(dir, pages ? 'dist' : '.next/static'));
+        expect(scripts.length, server.name).toBeGreaterThan(0);
+        expect(scripts.filter((file) => readFileSync(file, 'utf8').includes('jsxDEV'))).toEqual([]);
         // Each page links one stylesheet: its CSS in the order the page imports it.
         for (const page of pages ?? []) {
           const html = readFileSync(path.join(dir, 'dist', page.name, 'index.html'), 'utf8');
@@ -271,6 +275,12 @@ async function seedWarehouse(key: string): Promise<string> {
   );
   return source.id;
 }
+
+/** Every .js file under `dir`. */
+const builtScripts = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => path.join(dir, file));
 
 function build(spec: AppSpec, dir: string, root: string): Promise<Run> {
   const bin = (name: string) => path.join(root, 'node_modules/.bin', name);

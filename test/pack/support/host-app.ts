@@ -7,13 +7,17 @@ const EXAMPLE = path.join(ROOT, 'examples/host-app');
 export const PACKAGES = ['contract', 'client', 'node', 'react'] as const;
 
 /**
- * Our environment without npm's own variables: a child npm started from `npm test` would
- * otherwise take the repository (npm_config_local_prefix…) for its project.
+ * Our environment as a host's shell has it: without npm's own variables (a child npm started
+ * from `npm test` would otherwise take the repository, npm_config_local_prefix…, for its
+ * project) and without what Vitest sets (NODE_ENV=test would make a host's build a development
+ * build).
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.toLowerCase().startsWith('npm_')) env[name] = value;
+    const lower = name.toLowerCase();
+    if (lower.startsWith('npm_') || lower.startsWith('vitest') || name === 'NODE_ENV') continue;
+    env[name] = value;
   }
   return { ...env, ...extra };
 }
