@@ -1,5 +1,10 @@
-import type { CompiledQuery, OperationNode, QueryResult, RawBuilder } from 'kysely';
-import type { Db } from './db';
+import type {
+  CompiledQuery,
+  OperationNode,
+  QueryExecutorProvider,
+  QueryResult,
+  RawBuilder,
+} from 'kysely';
 
 /**
  * The tags of SQLite's result cache (sqlite-cached.ts): one per table. A read is cached under
@@ -74,7 +79,10 @@ type Tagged = CompiledQuery & { [TABLES]?: readonly string[] };
  * needs no registry.
  */
 export function runTagged<R>(
-  db: Db,
+  // A Kysely instance or transaction (the store's Db; named by shape, as db.ts imports this).
+  db: QueryExecutorProvider & {
+    executeQuery<T>(query: CompiledQuery<T>): Promise<QueryResult<T>>;
+  },
   query: RawBuilder<R>,
   tables: readonly string[],
 ): Promise<QueryResult<R>> {
