@@ -86,6 +86,9 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     return id;
   }
   const newEmail = () => `u-${randomUUID()}@example.com`;
+  /** The ids of the users stored with `email`. */
+  const usersWith = (email: string) =>
+    store.db.selectFrom('users').select('id').where('email', '=', email).execute();
   const signIn = (orgId: string, email: string, n = randomUUID()) => ({
     orgId,
     user: { id: `usr_${n}`, email, fullName: 'Ada L', firstName: 'Ada', lastName: 'L' },
@@ -281,11 +284,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     const members = results.map((r) => (r.status === 'no_organization' ? undefined : r.member));
     expect(new Set(members.map((m) => m?.id)).size).toBe(1);
     expect(added).toEqual([members[0]!.id]);
-    const users = await store.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .execute();
+    const users = await usersWith(email);
     expect(users).toEqual([{ id: members[0]!.userId }]);
     expect(members[0]).toEqual(await findMemberByEmail(store.db, orgId, email));
   });
@@ -320,11 +319,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
         ]);
         const ids = mine.map((r) => (r.status === 'no_organization' ? undefined : r.member.id));
         expect(new Set(ids).size).toBe(1);
-        const users = await store.db
-          .selectFrom('users')
-          .select('id')
-          .where('email', '=', email)
-          .execute();
+        const users = await usersWith(email);
         expect(users).toHaveLength(1);
       }
     } finally {
@@ -352,11 +347,7 @@ describe.each(ENGINES)('the SSO exchange store on %s', (engine) => {
     };
     await expect(sso.provision(signIn(orgId, email))).rejects.toThrow('outbox write failed');
     expect((await sso.read(orgId, email))?.member).toBeUndefined();
-    const users = await store.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .execute();
+    const users = await usersWith(email);
     expect(users).toEqual([]);
   });
 
