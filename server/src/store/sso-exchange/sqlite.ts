@@ -138,7 +138,8 @@ async function sendClaims(db: Db, batch: PendingClaim[]) {
   const claimOn = async (on: Db, c: PendingClaim) =>
     (await claimJti(on, c.orgId, c.jti, c.expiresAt, c.at)).length > 0;
   if (batch.length === 1) {
-    await Promise.all(batch.map((c) => claimOn(db, c).then(c.resolve, c.reject)));
+    const c = batch[0]!;
+    await claimOn(db, c).then(c.resolve, c.reject);
     return;
   }
   try {
