@@ -18,6 +18,7 @@ import {
   type TestBridge,
 } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
+import { orgWithEndpoint } from '../../../test/support/webhook-endpoint';
 import type { Lifecycle } from '../../src/lifecycle/lifecycle';
 import { startJobs } from '../../src/lifecycle/start';
 import { webhookWorker } from '../../src/webhooks/dispatcher';
@@ -382,16 +383,14 @@ describe.each(ON)('webhook delivery across a restart on %s', (engine) => {
         { email: 'r@example.com' },
         new Date(),
       );
-      const org = (
-        await first.request('POST', '/api/public/organizations', { key, body: { name: 'R' } })
-      ).body.data;
-      const hooks = `/api/public/organizations/${org.id}/webhook-endpoints`;
-      const endpoint = (
-        await first.request('POST', hooks, {
-          key,
-          body: { url: receiver.url, eventTypes: ['organization.updated'] },
-        })
-      ).body.data;
+      const {
+        org,
+        base: hooks,
+        endpoint,
+      } = await orgWithEndpoint(first, key, 'R', {
+        url: receiver.url,
+        eventTypes: ['organization.updated'],
+      });
       await first.request('PATCH', `/api/public/organizations/${org.id}`, {
         key,
         body: { name: 'R2' },

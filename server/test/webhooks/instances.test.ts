@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBridge } from '../../../test/support/bridge';
 import { until } from '../../../test/support/wait';
+import { orgWithEndpoint } from '../../../test/support/webhook-endpoint';
 import { WEBHOOK_QUEUE } from '../../src/lifecycle/job-schema';
 import type { Lifecycle } from '../../src/lifecycle/lifecycle';
 import { startJobs } from '../../src/lifecycle/start';
@@ -98,16 +99,10 @@ describe('webhook delivery by two bridges on one PostgreSQL', () => {
     await Promise.all(dispatchers.map((d) => d.stop()));
     dispatchers = [];
     const { key } = await one.newUser();
-    const org = (
-      await one.request('POST', '/api/public/organizations', { key, body: { name: 'Queued' } })
-    ).body.data;
-    const base = `/api/public/organizations/${org.id}/webhook-endpoints`;
-    const endpoint = (
-      await one.request('POST', base, {
-        key,
-        body: { url: `${receiver.url}?queued`, eventTypes: ['organization.updated'] },
-      })
-    ).body.data;
+    const { org, base, endpoint } = await orgWithEndpoint(one, key, 'Queued', {
+      url: `${receiver.url}?queued`,
+      eventTypes: ['organization.updated'],
+    });
     await one.request('PATCH', `/api/public/organizations/${org.id}`, {
       key,
       body: { name: 'Queued 2' },

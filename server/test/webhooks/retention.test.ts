@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
+import { orgWithEndpoint } from '../../../test/support/webhook-endpoint';
 import { pruneOutbox } from '../../src/webhooks/store';
 
 // SQLite and PostgreSQL, less what BRIDGEKIT_ENGINES leaves out.
@@ -14,16 +15,10 @@ describe.each(ON)('webhook log retention on %s', (engine) => {
 
   it('deletes finished events and deliveries past the retention, never one still pending', async () => {
     const { key } = await bridge.newUser();
-    const org = (
-      await bridge.request('POST', '/api/public/organizations', { key, body: { name: 'Old' } })
-    ).body.data;
-    const base = `/api/public/organizations/${org.id}/webhook-endpoints`;
-    const endpoint = (
-      await bridge.request('POST', base, {
-        key,
-        body: { url: 'https://hooks.example.com/old', eventTypes: ['member.added'] },
-      })
-    ).body.data;
+    const { base, endpoint } = await orgWithEndpoint(bridge, key, 'Old', {
+      url: 'https://hooks.example.com/old',
+      eventTypes: ['member.added'],
+    });
     const done = (await bridge.request('POST', `${base}/${endpoint.id}/test`, { key })).body.data;
     const pending = (await bridge.request('POST', `${base}/${endpoint.id}/test`, { key })).body
       .data;

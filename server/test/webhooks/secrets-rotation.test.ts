@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
+import { orgWithEndpoint } from '../../../test/support/webhook-endpoint';
 import { rotateSecrets } from '../../src/domain/rotate-secrets';
 import { createSecretBox } from '../../src/domain/secret-box';
 import { signingSecrets } from '../../src/webhooks/endpoints';
@@ -20,16 +21,10 @@ describe.each(ON)('webhook secrets and the key rotation on %s', (engine) => {
 
   it('re-seals current and previous signing secrets under the new key; the old key is then not needed', async () => {
     const { key } = await bridge.newUser();
-    const org = (
-      await bridge.request('POST', '/api/public/organizations', { key, body: { name: 'Keys' } })
-    ).body.data;
-    const base = `/api/public/organizations/${org.id}/webhook-endpoints`;
-    const created = (
-      await bridge.request('POST', base, {
-        key,
-        body: { url: 'https://hooks.example.com/k', eventTypes: ['member.added'] },
-      })
-    ).body.data;
+    const { base, endpoint: created } = await orgWithEndpoint(bridge, key, 'Keys', {
+      url: 'https://hooks.example.com/k',
+      eventTypes: ['member.added'],
+    });
     const rotated = (await bridge.request('POST', `${base}/${created.id}/secret`, { key })).body
       .data;
 
