@@ -121,6 +121,10 @@ export const CONFIG_REFERENCE: Readonly<Record<Documented, VariableDoc>> = {
     default: 'longest deadline + 10 (130 by default)',
     meaning: 'SIGTERM: how long the drain may take ([drain](operations.md#drain-on-sigterm))',
   },
+  BRIDGE_KEEP_ALIVE_TIMEOUT_S: {
+    meaning:
+      "seconds an idle client connection stays open; keep it above your load balancer's idle timeout ([load balancer](operations.md#keep-alive-behind-a-load-balancer))",
+  },
   BRIDGE_STARTUP_RETRY_S: {
     meaning: 'how long start-up retries an unreachable store before giving up (0: once)',
   },

@@ -91,6 +91,7 @@ export const Env = z.object({
   BRIDGE_REDIS_COMMAND_TIMEOUT_MS: int(100, 60_000).default(1000),
   BRIDGE_HEALTHZ_TIMEOUT_MS: int(100, 60_000).default(1000),
   BRIDGE_SHUTDOWN_GRACE_S: int(1, 3600).optional(),
+  BRIDGE_KEEP_ALIVE_TIMEOUT_S: int(1, 3600).default(65),
   BRIDGE_STARTUP_RETRY_S: int(0, 600).default(30),
   BRIDGE_METRICS_PORT: int(0, 65535).optional(),
   BRIDGE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -169,6 +170,12 @@ export type Config = Readonly<{
    * left and exiting 1; by default the longest deadline (verify, sync) plus a margin.
    */
   shutdownGraceSeconds: number;
+  /**
+   * How long an idle client connection stays open for its next request. Longer than a load
+   * balancer's own idle timeout, so the balancer, not the bridge, closes a connection it keeps
+   * for reuse (else a request it sends as the bridge closes it fails with a 502).
+   */
+  keepAliveTimeoutSeconds: number;
   /** How long start-up retries an unreachable store before giving up (0: once). */
   startupRetrySeconds: number;
   /** The Prometheus listener (`/metrics`); undefined: off. */
@@ -294,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       healthzMs: e.BRIDGE_HEALTHZ_TIMEOUT_MS,
     }),
     shutdownGraceSeconds: e.BRIDGE_SHUTDOWN_GRACE_S ?? longestDeadline + GRACE_MARGIN_S,
+    keepAliveTimeoutSeconds: e.BRIDGE_KEEP_ALIVE_TIMEOUT_S,
     startupRetrySeconds: e.BRIDGE_STARTUP_RETRY_S,
     metrics:
       e.BRIDGE_METRICS_PORT === undefined

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import type { Deps } from './deps';
 import { seedDemo } from './domain/demo';
 import { drainOnSignals } from './drain';
+import { keptAlive } from './http/keep-alive';
 import { startBackgroundJobs } from './lifecycle/start';
 import { createLogger } from './log';
 import { metricsServer } from './observability/metrics-server';
@@ -84,7 +85,7 @@ async function main() {
     const demo = await seedDemo(deps);
     if (demo) printDemo(demo.key, config.port);
   }
-  const server = http.createServer(createApp(deps));
+  const server = keptAlive(http.createServer(createApp(deps)), config.keepAliveTimeoutSeconds);
   const port = await listenOrFail(server, config.port, config.host, 'PORT');
   const metrics =
     deps.metrics.registry && config.metrics ? metricsServer(deps.metrics.registry) : undefined;

@@ -169,6 +169,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ BRIDGE_SHUTDOWN_GRACE_S: '25' }).shutdownGraceSeconds).toBe(25);
   });
 
+  it('keeps idle client connections 65 s unless BRIDGE_KEEP_ALIVE_TIMEOUT_S says otherwise', () => {
+    expect(loadConfig({}).keepAliveTimeoutSeconds).toBe(65);
+    expect(loadConfig({ BRIDGE_KEEP_ALIVE_TIMEOUT_S: '350' }).keepAliveTimeoutSeconds).toBe(350);
+  });
+
   it('keeps metrics and tracing off unless configured', () => {
     const config = loadConfig({});
     expect(config.metrics).toBeUndefined();
@@ -207,6 +212,7 @@ describe('loadConfig', () => {
     ['DATABASE_DIRECT_URL', 'postgres://db:port/bridge', 'is not a parseable URL'],
     ['BRIDGE_METRICS_PORT', '65536', 'Too big'],
     ['BRIDGE_SHUTDOWN_GRACE_S', '0', 'Too small'],
+    ['BRIDGE_KEEP_ALIVE_TIMEOUT_S', '3601', 'Too big'],
     ['BRIDGE_STARTUP_RETRY_S', 'forever', 'must be a whole number'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', 'must be an http(s) URL'],
   ])(

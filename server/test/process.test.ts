@@ -75,6 +75,18 @@ describe('the server process', () => {
       const res = await fetch(`http://127.0.0.1:${first.port}/healthz`);
       expect(res.status).toBe(200);
     });
+
+    it('keeps an idle connection 65 s by default, and says so (above a balancer idle timeout of 60 s)', async () => {
+      const header = await new Promise<string | undefined>((resolve, reject) => {
+        http
+          .get(`http://127.0.0.1:${first.port}/healthz`, (res) => {
+            res.resume();
+            resolve(res.headers['keep-alive'] as string | undefined);
+          })
+          .on('error', reject);
+      });
+      expect(header).toBe('timeout=65');
+    });
   });
 
   describe('SIGTERM', () => {
@@ -136,7 +148,7 @@ describe('the server process', () => {
     });
 
     it('does not wait for the keep-alive timeout once the last request is done', () => {
-      // Node's keep-alive timeout is 5 s: an exit sooner means the connection was let go.
+      // The idle connection would stay 65 s: an exit sooner means the drain let it go.
       expect(exitMs).toBeLessThan(4_000);
     });
 
