@@ -14,7 +14,7 @@ import {
   updateEndpoint,
 } from '../webhooks/endpoints';
 import { recordTestEvent } from '../webhooks/events';
-import { findDelivery, findEndpoint, listDeliveries, listEndpoints } from '../webhooks/store';
+import { findEndpoint, listDeliveries, listEndpoints } from '../webhooks/store';
 
 /** The webhook endpoints of an organization: ADMIN, API key only. */
 export function webhookRoutes(
@@ -72,9 +72,7 @@ export function webhookRoutes(
     const org = await adminOrg(principal, params.orgId);
     const endpoint = await endpointOf(org.id, params.id);
     const delivery = await recordTestEvent(db, org.id, endpoint.id, deps.now());
-    const row = await findDelivery(db, delivery.id);
-    if (!row) throw endpointNotFound();
-    return { data: toWebhookDelivery(row) };
+    return { data: toWebhookDelivery(delivery) };
   });
 
   mountJson(router, routes.listWebhookDeliveries, mw, async ({ principal, params, query }) => {

@@ -2,7 +2,13 @@ import type { WebhookEventData, WebhookEventType } from '@bridgekit/contract';
 import type { z } from 'zod';
 import { newId } from '../domain/ids';
 import type { Db } from '../store/db';
-import { type DeliveryRow, insertDeliveries, insertEvent, subscribedEndpoints } from './store';
+import {
+  type DeliveryRow,
+  type DeliveryWithType,
+  insertDeliveries,
+  insertEvent,
+  subscribedEndpoints,
+} from './store';
 
 type DataOf<T extends WebhookEventType> = z.input<(typeof WebhookEventData)[T]>;
 
@@ -73,16 +79,18 @@ export async function recordEvents<T extends WebhookEventType>(
   for (const one of data) await fanOut(db, orgId, type, one, at, endpointIds);
 }
 
-/** A `webhook.test` event for one endpoint; its delivery. */
+const TEST_EVENT = 'webhook.test';
+
+/** A `webhook.test` event for one endpoint; its delivery, as queued. */
 export async function recordTestEvent(
   db: Db,
   orgId: string,
   endpointId: string,
   at: Date,
-): Promise<DeliveryRow> {
+): Promise<DeliveryWithType> {
   const data = { organizationId: orgId, endpointId };
-  const [delivery] = await fanOut(db, orgId, 'webhook.test', data, at, [endpointId]);
-  return delivery as DeliveryRow;
+  const [delivery] = await fanOut(db, orgId, TEST_EVENT, data, at, [endpointId]);
+  return { ...(delivery as DeliveryRow), eventType: TEST_EVENT };
 }
 
 /** A member as the member.* events carry it. */

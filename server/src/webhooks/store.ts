@@ -109,9 +109,6 @@ export const listDeliveries = (
     .limit(page.limit + 1)
     .execute();
 
-export const findDelivery = (db: Db, id: string): Promise<DeliveryWithType | undefined> =>
-  withEvent(db).where('d.id', '=', id).executeTakeFirst();
-
 /**
  * Up to `limit` deliveries due at `now` and in no one's hands (never leased, or the lease
  * ended), of enabled endpoints, oldest due first, at most `perEndpoint` of each endpoint (so
