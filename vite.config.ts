@@ -191,7 +191,10 @@ export default defineConfig({
           // project's CPU. Every file must leave the document empty (the setup file fails one
           // that does not); BRIDGEKIT_ISOLATE=1 gives each file its own again.
           isolate: ISOLATE,
-          setupFiles: ['packages/react/test/document-left-empty.ts'],
+          setupFiles: [
+            'packages/react/test/document-left-empty.ts',
+            'packages/react/test/async-timeout.ts',
+          ],
         },
       },
       node('e2e', ['test/e2e/**/*.test.ts']),
