@@ -10,18 +10,13 @@ const SOURCE = 'bridgekit-source';
 const UNIT = [
   'packages/client/test/**/*.test.ts',
   'packages/node/test/create-sso-token.test.ts',
-  'server/test/config.test.ts',
-  'server/test/failure-log.test.ts',
-  'server/test/ids.test.ts',
-  'server/test/import-cycles.test.ts',
-  'server/test/json-cache.test.ts',
-  'server/test/random-pool.test.ts',
-  'server/test/secret-box.test.ts',
-  'server/test/sso/**/*.test.ts',
-  'server/test/verify/failure-codes.test.ts',
-  'server/test/verify/network-policy.test.ts',
-  'server/test/verify/slots.test.ts',
-  'server/test/verify/ssh-key-kdf.test.ts',
+  'server/test/architecture/import-cycles.test.ts',
+  'server/test/embed-origins/{origin-rule-shared,origins}.test.ts',
+  'server/test/http/json-cache.test.ts',
+  'server/test/ops/{config,failure-log}.test.ts',
+  'server/test/primitives/{ids,random-pool,secret-box}.test.ts',
+  'server/test/sso/{session-token,token}.test.ts',
+  'server/test/verify/{failure-codes,network-policy,slots,ssh-key-kdf}.test.ts',
   'test/page-colours.test.ts',
   'test/docs/generated.test.ts',
   'test/docs/links-and-commands.test.ts',
@@ -29,12 +24,10 @@ const UNIT = [
 
 /** The store itself, on every engine (SQLite, PostgreSQL, PgBouncer, Redis where it applies). */
 const STORE = [
-  'server/test/store-*.test.ts',
-  'server/test/sso-exchange-contract.test.ts',
-  'server/test/sqlite-transactions.test.ts',
-  'server/test/pg-*.test.ts',
-  'server/test/api-key-lookup.test.ts',
-  'server/test/faults.test.ts',
+  'server/test/api-keys/lookup.test.ts',
+  'server/test/ops/faults.test.ts',
+  'server/test/sso/exchange-contract.test.ts',
+  'server/test/store/{caches,hot-paths,pg-direct-url,pg-prepared,plans,schema,sqlite-transactions}.test.ts',
 ];
 
 /**
@@ -44,27 +37,19 @@ const STORE = [
  * lock-order deadlock that SQLite, one writer at a time, cannot have).
  */
 const NOT_QUICK = [
-  'server/test/fuzz/**/*.test.ts',
-  'server/test/data-sources/patch-race.test.ts',
-  'server/test/api-examples.test.ts',
-  'server/test/cli.test.ts',
-  'server/test/code-samples.test.ts',
-  'server/test/process.test.ts',
-  'server/test/data-sources/lifecycle*.test.ts',
-  'server/test/data-sources/mysql.test.ts',
-  'server/test/data-sources/verify.test.ts',
-  'server/test/sso-http/instances.test.ts',
-  'server/test/sso-http/round-trips.test.ts',
+  'server/test/data-sources/{lifecycle,lifecycle-instances,lifecycle-mysql,lifecycle-routes,lifecycle-ssh,mysql,patch-race,verify}.test.ts',
+  'server/test/http/{fuzz-bodies,fuzz-paths,fuzz-queries}.test.ts',
+  'server/test/openapi/{api-examples,code-samples,generated-client,prism}.test.ts',
+  'server/test/ops/{cli,process}.test.ts',
+  'server/test/sso/{fuzz-claims,instances,round-trips}.test.ts',
   'server/test/verify/{connection,leak,mysql,mysql-ssh,postgres,ssh,ssh-key-rounds,ssh-key-limits}.test.ts',
-  'server/test/prism.test.ts',
-  'server/test/generated-client.test.ts',
   'server/test/webhooks/{instances,data-source-events,cli}.test.ts',
 ];
 /**
  * Unit files `test:unit` runs and `test:quick` leaves out: the import-cycle check parses every
  * product source (madge), a lint of the whole tree rather than a test of what one edits.
  */
-const NOT_QUICK_UNIT = ['server/test/import-cycles.test.ts'];
+const NOT_QUICK_UNIT = ['server/test/architecture/import-cycles.test.ts'];
 const QUICK = process.env.BRIDGEKIT_QUICK === '1';
 
 /**

@@ -1,7 +1,7 @@
 import { Organization } from '@bridgekit/contract';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsFor, nowSeconds, signHs256 } from '../../server/test/sso-http/support';
+import { claimsFor, nowSeconds, signHs256 } from '../../server/test/sso/support';
 import { startBridge, type TestBridge } from '../support/bridge';
 import { launchChromium } from './support/browser';
 import { plainHost } from './support/embed-host';

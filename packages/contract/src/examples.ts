@@ -10,7 +10,7 @@ export interface ExampleRequest {
   headers?: Record<string, string>;
 }
 
-/** One answer of the bridge, recorded from a real request (server/test/api-examples). */
+/** One answer of the bridge, recorded from a real request (server/test/openapi/api-examples). */
 export interface ExampleResponse {
   /** What was asked, in a few words: shown beside the example. */
   summary: string;

@@ -129,8 +129,8 @@ const PROBE: ErrorCode[] = [...ANY, ...STORE, 'redis_unavailable'];
 /**
  * Every `error.code` each operation can answer (its statuses follow from the codes' titles).
  * The OpenAPI document declares exactly these, per operation; the Prism test
- * (server/test/prism.test.ts) fails on any answer outside them, and so does every server test
- * that sends requests through the test bridge (server/test/support/declared-errors.ts). A new route adds its entry,
+ * (server/test/openapi/prism.test.ts) fails on any answer outside them, and so does every server test
+ * that sends requests through the test bridge (test/support/declared-errors.ts). A new route adds its entry,
  * composed from the groups above.
  */
 export const ROUTE_ERRORS: Record<RouteId, readonly ErrorCode[]> = {

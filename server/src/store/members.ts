@@ -203,7 +203,7 @@ export const findMemberByUser = (
 /**
  * The query behind findMemberByEmail (every SSO exchange): the user by the unique email, then
  * the membership by (organization_id, user_id): two unique lookups however many users or
- * members the organization has (test/store-plans.test.ts pins the plan).
+ * members the organization has (server/test/store/plans.test.ts pins the plan).
  */
 export const memberByEmailQuery = (db: Db, orgId: string, email: string) =>
   withUser(db)

@@ -104,7 +104,7 @@ type UserPage = { cursor?: string | undefined; limit: number; onlyOrgId?: string
  * first and limited after, PostgreSQL planned a merge join that walked `organizations_pkey`
  * from its first row for a member of most organizations (24 ms for the last page of 10,000,
  * `npm run bench growth`); `o.id > cursor` repeats the cursor for the organizations side, which
- * the planner does not infer through the join. test/store-plans.test.ts pins the plans.
+ * the planner does not infer through the join. server/test/store/plans.test.ts pins the plans.
  */
 export function organizationsForUserQuery(db: Db, userId: string, page: UserPage) {
   const { cursor, onlyOrgId } = page;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBridge } from '../../../test/support/bridge';
 import { type PgServer, startPgServer } from '../../../test/support/pg-server';
-import { createSharedPg, type SharedPg, startBridgeOn } from '../sso-http/support';
+import { createSharedPg, type SharedPg, startBridgeOn } from '../sso/support';
 
 const HEALTH_S = 3;
 const SYNC_S = 6;

@@ -11,7 +11,7 @@ import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { createSecretBox, keyIdOf } from '../../src/domain/secret-box';
 import { sealedColumn } from '../../src/domain/serialize';
 import type { Db } from '../../src/store/db';
-import { claimsFor, signHs256 } from '../sso-http/support';
+import { claimsFor, signHs256 } from '../sso/support';
 import { newSecretKey, type OpenedBridge, openBridge } from './support';
 
 const SECRETS_FULL = {

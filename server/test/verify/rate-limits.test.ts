@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type TestBridge } from '../../../test/support/bridge';
 import { freePort } from '../../../test/support/free-port';
-import { claimsFor, createOrg, signHs256 } from '../sso-http/support';
+import { claimsFor, createOrg, signHs256 } from '../sso/support';
 
 let bridge: TestBridge;
 let closedPort: number;

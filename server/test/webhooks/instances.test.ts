@@ -9,7 +9,7 @@ import { WEBHOOK_QUEUE } from '../../src/lifecycle/job-schema';
 import type { Lifecycle } from '../../src/lifecycle/lifecycle';
 import { startJobs } from '../../src/lifecycle/start';
 import { leaseDeliveries } from '../../src/webhooks/store';
-import { createSharedPg, type SharedPg, startBridgeOn } from '../sso-http/support';
+import { createSharedPg, type SharedPg, startBridgeOn } from '../sso/support';
 import { type Receiver, startReceiver } from './receiver';
 
 const EVENTS = 60;
