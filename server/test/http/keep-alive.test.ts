@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keptAlive } from '../src/http/keep-alive';
+import { keptAlive } from '../../src/http/keep-alive';
 
 const REQUEST = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 
