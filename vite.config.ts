@@ -71,7 +71,11 @@ const EXPECTED_MS: Record<string, number> = {
  * Runs the longest files first, whatever their layer (Vitest's own sequencer runs one project
  * after another, so a slow pack or browser file could start last and run alone at the end):
  * by the duration of the file's last run when Vitest remembers it, else by its layer's estimate,
- * then the larger file first. Failed files still go first, as in Vitest's own.
+ * then the larger file first. Failed files still go first, as in Vitest's own. The files of a
+ * layer that shares a worker's modules (`isolate: false`) stay together, from where its longest
+ * file would start: Vitest hands a worker on to the next file only when that file is of the same
+ * project, so a run of another layer's file in between would start a new worker and import
+ * everything again.
  */
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -88,8 +92,24 @@ class SlowFirstSequencer extends BaseSequencer {
     };
     const scored = files.map((spec) => ({ spec, ...score(spec) }));
     scored.sort((a, b) => b.failed - a.failed || b.ms - a.ms || b.size - a.size);
-    return scored.map(({ spec }) => spec);
+    return keptTogether(scored.map(({ spec }) => spec));
   }
+}
+
+/** `files` in their order, but each non-isolated project's files moved up behind its first. */
+function keptTogether(files: TestSpecification[]): TestSpecification[] {
+  const out: TestSpecification[] = [];
+  const placed = new Set<TestSpecification>();
+  for (const spec of files) {
+    if (placed.has(spec)) continue;
+    const group =
+      spec.project.config.isolate === false
+        ? files.filter((other) => other.project === spec.project)
+        : [spec];
+    for (const member of group) placed.add(member);
+    out.push(...group);
+  }
+  return out;
 }
 
 /**

@@ -127,8 +127,10 @@ describe('DataSourceForm, dialect and connection string', () => {
   it('sends the chosen dialect to verify', async () => {
     const { calls, user } = await setup(() => json(200, { data: { success: true } }));
     await user.click(screen.getByLabelText('MySQL or MariaDB'));
-    await user.type(input('Host'), 'mysql.example.com');
-    await user.type(input('Username'), 'root');
+    await user.click(input('Host'));
+    await user.paste('mysql.example.com');
+    await user.click(input('Username'));
+    await user.paste('root');
     await user.click(screen.getByRole('button', { name: 'Test connection' }));
 
     await screen.findByText('Connection verified.');

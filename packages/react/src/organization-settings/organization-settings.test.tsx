@@ -57,8 +57,9 @@ describe('OrganizationSettings', () => {
     ]);
 
     await user.clear(name);
-    await user.type(name, 'Acme Corp');
-    await user.type(screen.getByLabelText('AI context'), 'Fiscal year starts in April.');
+    await user.paste('Acme Corp');
+    await user.click(screen.getByLabelText('AI context'));
+    await user.paste('Fiscal year starts in April.');
     await user.click(screen.getByLabelText('Allow the full-embed page'));
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await screen.findByText('Saved.');
@@ -113,8 +114,9 @@ describe('OrganizationSettings', () => {
     expect(slug.value).toBe('acme');
     expect(embed.checked).toBe(true);
     await user.clear(name);
-    await user.type(name, 'Acme Corp');
-    await user.type(screen.getByLabelText('AI context'), 'Fiscal year starts in April.');
+    await user.paste('Acme Corp');
+    await user.click(screen.getByLabelText('AI context'));
+    await user.paste('Fiscal year starts in April.');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await screen.findByText('Saved.');
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([
@@ -141,7 +143,7 @@ describe('OrganizationSettings', () => {
     ]) {
       await user.click(add);
       expect(document.activeElement).toBe(originInputs().at(-1));
-      await user.type(originInputs().at(-1)!, value);
+      await user.paste(value);
     }
     await user.tab();
     const [first, http, suffix, duplicate, wildcard] = originInputs();
