@@ -1,6 +1,11 @@
 import { ErrorBody, type ErrorCode, type RouteDef, routes, Timestamp } from '@bridgekit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
+import {
+  ENGINES,
+  startBridge,
+  type TestBridge,
+  type TestResponse,
+} from '../../../test/support/bridge';
 import { createApiKeyForEmail } from '../../src/domain/api-key-admin';
 import { hashApiKey } from '../../src/domain/api-keys';
 import { listApiKeys, revokeApiKey } from '../../src/store/api-keys';
@@ -8,6 +13,17 @@ import { createOrg, kitSignIn } from '../sso/support';
 
 const DETAIL = 'Missing, invalid, revoked or expired credentials';
 const UNKNOWN_KEY = 'bk_key_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** The one answer to every missing, malformed, unknown, revoked or expired credential. */
+function expectRefused(res: TestResponse) {
+  expect(res.status).toBe(401);
+  expect(ErrorBody.parse(res.body).error).toEqual({
+    title: 'Unauthorized',
+    code: 'invalid_credentials',
+    detail: DETAIL,
+  });
+  expect(res.headers.get('www-authenticate')).toBe('Bearer');
+}
 
 describe.each(ENGINES)('authentication on %s', (engine) => {
   let bridge: TestBridge;
@@ -44,89 +60,47 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
 
   it('answers 401 without an Authorization header', async () => {
     const res = await bridge.request('GET', '/api/public/organizations');
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to Basic credentials', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       headers: { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` },
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to Basic credentials that carry a valid key', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       headers: { authorization: `Basic ${user.key}` },
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to "Bearer" with nothing after it', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       headers: { authorization: 'Bearer' },
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to "Bearer " with only spaces after it', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       headers: { authorization: 'Bearer    ' },
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to an unknown well-formed key', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', { key: UNKNOWN_KEY });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to a malformed key', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       key: 'bk_key_tooShort',
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to a valid key with one character changed', async () => {
@@ -134,26 +108,14 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       key: `${user.key.slice(0, -1)}${last}`,
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to the stored SHA-256 digest sent as the key', async () => {
     const res = await bridge.request('GET', '/api/public/organizations', {
       key: hashApiKey(user.key),
     });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('answers 401 to a revoked key', async () => {
@@ -168,13 +130,7 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       true,
     );
     const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it("keeps the user's other keys working after one is revoked", async () => {
@@ -195,13 +151,7 @@ describe.each(ENGINES)('authentication on %s', (engine) => {
       new Date(Date.now() - 60_000),
     );
     const res = await bridge.request('GET', '/api/public/organizations', { key: created.key });
-    expect(res.status).toBe(401);
-    expect(ErrorBody.parse(res.body).error).toEqual({
-      title: 'Unauthorized',
-      code: 'invalid_credentials',
-      detail: DETAIL,
-    });
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expectRefused(res);
   });
 
   it('accepts a key whose expiry is in the future', async () => {
