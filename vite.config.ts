@@ -30,13 +30,23 @@ const STORE = [
   'server/test/store/{caches,hot-paths,pg-direct-url,pg-prepared,plans,schema,sqlite-transactions}.test.ts',
 ];
 
+/** HTTP suites on a real bridge, and the server's probes against real servers. */
+const API = [
+  'server/test/**/*.test.ts',
+  'packages/node/test/**/*.test.ts',
+  'test/docs/readme-backend.test.ts',
+];
+
 /**
- * API suites `test:api` runs and `test:quick` (BRIDGEKIT_QUICK=1) leaves out: those that need more
- * than a bridge on SQLite (a private PostgreSQL, Redis, MariaDB, sshd, or child processes), the
- * property-based fuzzing (thousands of requests), and the PATCH races (hundreds of tries for a
- * lock-order deadlock that SQLite, one writer at a time, cannot have).
+ * API suites that each get a module graph of their own (the `api-isolated` project), which
+ * `test:quick` leaves out: those that need more than a bridge on SQLite (a private PostgreSQL,
+ * Redis, MariaDB, sshd, or child processes, and the probes' process-wide tunnel and slot state),
+ * the property-based fuzzing (thousands of requests), and the PATCH races (hundreds of tries for
+ * a lock-order deadlock that SQLite, one writer at a time, cannot have). Every other API file
+ * shares a module graph per worker: importing the bridge once per worker rather than per file
+ * is most of the `api` layer's CPU.
  */
-const NOT_QUICK = [
+const API_ISOLATED = [
   'server/test/data-sources/{lifecycle,lifecycle-instances,lifecycle-mysql,lifecycle-routes,lifecycle-ssh,mysql,patch-race,verify}.test.ts',
   'server/test/http/{fuzz-bodies,fuzz-paths,fuzz-queries}.test.ts',
   'server/test/openapi/{api-examples,code-samples,generated-client,prism}.test.ts',
@@ -62,6 +72,7 @@ const EXPECTED_MS: Record<string, number> = {
   e2e: 30_000,
   scale: 20_000,
   store: 10_000,
+  'api-isolated': 8_000,
   api: 5_000,
   react: 3_000,
   unit: 1_000,
@@ -171,19 +182,9 @@ export default defineConfig({
       // Pure files: one module graph per worker, not per file.
       node('unit', UNIT, QUICK ? NOT_QUICK_UNIT : [], { isolate: ISOLATE }),
       node('store', STORE),
-      // HTTP suites on a real bridge, and the server's probes against real servers.
-      node(
-        'api',
-        [
-          'server/test/**/*.test.ts',
-          'packages/node/test/**/*.test.ts',
-          'test/docs/readme-backend.test.ts',
-        ],
-        [...UNIT, ...STORE, ...(QUICK ? NOT_QUICK : [])],
-        // The quick set shares a module graph per worker (it passes in any file order); the
-        // suites only `test:api` runs (other servers, child processes) keep one per file.
-        { isolate: ISOLATE || !QUICK },
-      ),
+      // One module graph per worker (the files pass in any order: BRIDGEKIT_SHUFFLE=1).
+      node('api', API, [...UNIT, ...STORE, ...API_ISOLATED], { isolate: ISOLATE }),
+      node('api-isolated', API_ISOLATED),
       {
         extends: true,
         test: {
