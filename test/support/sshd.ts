@@ -48,6 +48,49 @@ async function ensureUser(username: string, password: string): Promise<void> {
   );
 }
 
+const USERS = { password: 'bk_ssh_pw', key: 'bk_ssh_key', passphrase: 'bk_ssh_pp' } as const;
+/** Where the password user's password is kept (root only) once the accounts are set up. */
+const ACCOUNTS = join(tmpdir(), 'bk-sshd-accounts');
+const ACCOUNTS_LOCK = `${ACCOUNTS}.lock`;
+
+/**
+ * The OS accounts every sshd of the suite lets in, set up once per machine: the users are the
+ * machine's, so a second server setting new passwords would lock out the logins of one already
+ * running in another test file. The first caller (under a directory lock: `mkdir` is atomic)
+ * creates them, sets the passwords and then records the password user's; the others read it.
+ */
+async function sharedAccounts(): Promise<string> {
+  const recorded = () => readFile(ACCOUNTS, 'utf8').then((text) => text.trim());
+  const ready = await recorded().catch(() => undefined);
+  if (ready) return ready;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const locked = await mkdir(ACCOUNTS_LOCK).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        return false;
+      },
+    );
+    if (locked) break;
+    if (Date.now() > deadline) throw new Error(`sshd accounts: ${ACCOUNTS_LOCK} held for 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  try {
+    const other = await recorded().catch(() => undefined);
+    if (other) return other;
+    const password = `pw-${randomBytes(9).toString('hex')}`;
+    await ensureUser(USERS.password, password);
+    // Every account gets a password: sshd refuses locked accounts even for keys.
+    await ensureUser(USERS.key, randomBytes(12).toString('hex'));
+    await ensureUser(USERS.passphrase, randomBytes(12).toString('hex'));
+    await writeFile(ACCOUNTS, password, { mode: 0o600 });
+    return password;
+  } finally {
+    await rm(ACCOUNTS_LOCK, { recursive: true, force: true });
+  }
+}
+
 async function keygen(dir: string, name: string, passphrase: string): Promise<string> {
   const path = join(dir, name);
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', name, '-f', path]);
@@ -95,20 +138,13 @@ export async function startSshd(): Promise<Sshd> {
     const keys = join(dir, 'authorized_keys');
     await mkdir(keys, { mode: 0o755 });
 
-    const passwordUser = {
-      username: 'bk_ssh_pw',
-      password: `pw-${randomBytes(9).toString('hex')}`,
-    };
-    const keyUser = { username: 'bk_ssh_key', privateKey: '' };
+    const passwordUser = { username: USERS.password, password: await sharedAccounts() };
+    const keyUser = { username: USERS.key, privateKey: '' };
     const passphraseUser = {
-      username: 'bk_ssh_pp',
+      username: USERS.passphrase,
       privateKey: '',
       passphrase: `pp-${randomBytes(9).toString('hex')}`,
     };
-    // Every account gets a random password: sshd refuses locked accounts even for keys.
-    await ensureUser(passwordUser.username, passwordUser.password);
-    await ensureUser(keyUser.username, randomBytes(12).toString('hex'));
-    await ensureUser(passphraseUser.username, randomBytes(12).toString('hex'));
     const keyPath = await keygen(dir, 'key_user', '');
     const passphrasePath = await keygen(dir, 'passphrase_user', passphraseUser.passphrase);
     keyUser.privateKey = await readFile(keyPath, 'utf8');
