@@ -81,7 +81,11 @@ export async function recordEvents<T extends WebhookEventType>(
 
 const TEST_EVENT = 'webhook.test';
 
-/** A `webhook.test` event for one endpoint; its delivery, as queued. */
+/**
+ * A `webhook.test` event for one endpoint; its delivery, as queued. The event and its delivery
+ * are written in one transaction (the caller's, or one of its own), so neither is left without
+ * the other.
+ */
 export async function recordTestEvent(
   db: Db,
   orgId: string,
@@ -89,7 +93,8 @@ export async function recordTestEvent(
   at: Date,
 ): Promise<DeliveryWithType> {
   const data = { organizationId: orgId, endpointId };
-  const [delivery] = await fanOut(db, orgId, TEST_EVENT, data, at, [endpointId]);
+  const record = (tx: Db) => fanOut(tx, orgId, TEST_EVENT, data, at, [endpointId]);
+  const [delivery] = db.isTransaction ? await record(db) : await db.transaction().execute(record);
   return { ...(delivery as DeliveryRow), eventType: TEST_EVENT };
 }
 

@@ -8,6 +8,7 @@ import {
 import { createSsoToken } from '@bridgekit/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startBridge, type TestBridge } from '../../../test/support/bridge';
+import { recordTestEvent } from '../../src/webhooks/events';
 
 // SQLite and PostgreSQL, less what BRIDGEKIT_ENGINES leaves out.
 const ON = (['sqlite', 'postgres'] as const).filter((engine) => ENGINES.includes(engine));
@@ -169,6 +170,21 @@ describe.each(ON)('webhook endpoints on %s', (engine) => {
     const log = await bridge.request('GET', `${base()}/${id}/deliveries`, { key: admin.key });
     expect(log.status).toBe(200);
     expect(pageOf(WebhookDelivery).parse(log.body).data).toEqual([delivery]);
+  });
+
+  it('writes a test event and its delivery together: a delivery that cannot be written leaves no event', async () => {
+    const { db } = bridge.deps.store;
+    const events = () =>
+      db
+        .selectFrom('webhookEvents')
+        .select('id')
+        .where('organizationId', '=', orgId)
+        .where('type', '=', 'webhook.test')
+        .execute();
+    const before = await events();
+    // An endpoint id no row has: the delivery's foreign key refuses it after the event is in.
+    await expect(recordTestEvent(db, orgId, UNKNOWN, new Date())).rejects.toThrow(/foreign key/i);
+    expect(await events()).toEqual(before);
   });
 
   it.each([
