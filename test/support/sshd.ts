@@ -60,7 +60,12 @@ const ACCOUNTS_LOCK = `${ACCOUNTS}.lock`;
  * creates them, sets the passwords and then records the password user's; the others read it.
  */
 async function sharedAccounts(): Promise<string> {
-  const recorded = () => readFile(ACCOUNTS, 'utf8').then((text) => text.trim());
+  // The record, while the accounts it speaks of still exist (a machine reset keeps /tmp alone).
+  const recorded = async () => {
+    const password = (await readFile(ACCOUNTS, 'utf8')).trim();
+    await Promise.all(Object.values(USERS).map((user) => run('id', ['-u', user])));
+    return password;
+  };
   const ready = await recorded().catch(() => undefined);
   if (ready) return ready;
   const deadline = Date.now() + 30_000;
