@@ -22,12 +22,15 @@ import {
 } from './matrix';
 
 // Shorter bounds than the defaults (docs/configuration.md) so each case stays short, yet long enough that a
-// connection to a healthy server opens in time on a busy machine.
+// connection to a healthy server opens in time on a busy machine. Redis commands get as long as
+// PostgreSQL's statements: when PostgreSQL comes back, the requests it held all go on to Redis
+// at once, and on a machine with no core to spare the bridge can read their answers more than
+// a second late (the 1 s default then answers `redis_unavailable` for a healthy Redis).
 const TIMEOUTS = {
   BRIDGE_PG_CONNECT_TIMEOUT_MS: '2500',
   BRIDGE_PG_STATEMENT_TIMEOUT_MS: '2500',
   BRIDGE_REDIS_CONNECT_TIMEOUT_MS: '1000',
-  BRIDGE_REDIS_COMMAND_TIMEOUT_MS: '1000',
+  BRIDGE_REDIS_COMMAND_TIMEOUT_MS: '2500',
   BRIDGE_HEALTHZ_TIMEOUT_MS: '1000',
 };
 // The slowest a 503 may take while a dependency hangs: acquire + statement, plus a margin.
