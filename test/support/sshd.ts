@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port';
+import { waitFor } from './wait';
 
 const run = promisify(execFile);
 const SSHD = '/usr/sbin/sshd';
@@ -68,19 +69,12 @@ async function sharedAccounts(): Promise<string> {
   };
   const ready = await recorded().catch(() => undefined);
   if (ready) return ready;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const locked = await mkdir(ACCOUNTS_LOCK).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-        return false;
-      },
-    );
-    if (locked) break;
-    if (Date.now() > deadline) throw new Error(`sshd accounts: ${ACCOUNTS_LOCK} held for 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // `mkdir` fails with EEXIST while another process holds the lock.
+  await waitFor(() => mkdir(ACCOUNTS_LOCK).then(() => true), {
+    what: `the sshd accounts lock ${ACCOUNTS_LOCK}`,
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  });
   try {
     const other = await recorded().catch(() => undefined);
     if (other) return other;
