@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
 import { buildPreviousRelease } from '../test/ops/previous-release';
 import { createPgDatabase } from '../test/support/bridge';
 import {
@@ -8,6 +10,7 @@ import {
   newBridgeData,
   removeBridgeData,
 } from '../test/support/bridge-data';
+import { cpuMsOf, parentOf, treeCpuMsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
 import { type CpuLoadResult, fmt, load, loadWithCpu, median } from './support/load';
 
@@ -91,6 +94,74 @@ function produce(baseUrl: string, headers: Record<string, string>, endpoints: st
       agent.destroy();
     },
     failed: () => failed,
+    queued: () => i - failed,
+  };
+}
+
+/** The PostgreSQL server's postmaster (its backends are its children), if it runs here. */
+async function postmasterOf(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    return parentOf(rows[0]!.pid);
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * What one event costs, with no other load: the bridge's CPU (and on PostgreSQL the server's,
+ * all its processes) over a window with events queued and delivered, less the same window
+ * idle, per event queued. Steadier than the load ratio, which moves with the machine.
+ */
+async function costPerEvent(
+  data: BridgeData,
+  seeded: Awaited<ReturnType<typeof seed>>,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  postmaster: number | undefined,
+) {
+  const window = async (deliveries: boolean) => {
+    const bridge = await startBenchBridge(
+      {
+        BRIDGE_BACKGROUND_JOBS: 'true',
+        BRIDGE_HEALTH_INTERVAL_S: '86400',
+        BRIDGE_SYNC_INTERVAL_S: '86400',
+        BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+      },
+      undefined,
+      data,
+    );
+    const producer = deliveries ? produce(bridge.url, seeded.headers, seeded.endpoints) : undefined;
+    try {
+      await delay(2_000);
+      const bridgeBefore = cpuMsOf(bridge.pid);
+      const pgBefore = postmaster ? treeCpuMsOf(postmaster) : 0;
+      const queuedBefore = producer?.queued() ?? 0;
+      const receivedBefore = receiver.count();
+      await delay(DURATION_S * 1000);
+      return {
+        bridgeMs: cpuMsOf(bridge.pid) - bridgeBefore,
+        pgMs: postmaster ? treeCpuMsOf(postmaster) - pgBefore : 0,
+        events: (producer?.queued() ?? 0) - queuedBefore,
+        delivered: receiver.count() - receivedBefore,
+      };
+    } finally {
+      producer?.stop();
+      await bridge.stop();
+    }
+  };
+  const idle = await window(false);
+  const busy = await window(true);
+  const perEvent = (ms: number, idleMs: number) =>
+    ((ms - idleMs) * 1000) / Math.max(1, busy.events);
+  return {
+    events: busy.events,
+    delivered: busy.delivered,
+    bridgeUs: perEvent(busy.bridgeMs, idle.bridgeMs),
+    pgUs: postmaster ? perEvent(busy.pgMs, idle.pgMs) : undefined,
   };
 }
 
@@ -177,6 +248,12 @@ export async function run() {
       const data = newBridgeData(db?.url);
       try {
         const seeded = await seed(data, receiver.url);
+        const cost = await costPerEvent(
+          data,
+          seeded,
+          receiver,
+          db ? await postmasterOf(db.directUrl) : undefined,
+        );
         const results = sides.map(() => [] as CpuLoadResult[]);
         const delivered = sides.map(() => [] as number[]);
         let failed = 0;
@@ -211,7 +288,10 @@ export async function run() {
         const ratio = median(ratios[1]!);
         const expected = Math.round((PER_MINUTE / 60) * DURATION_S);
         console.log(
-          `\nratio ${fmt(ratio, 2)} (target ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); ${expected} events queued per ${DURATION_S} s window; test events not queued: ${failed}\n`,
+          `\nratio ${fmt(ratio, 2)} (target ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); ${expected} events queued per ${DURATION_S} s window; test events not queued: ${failed}`,
+        );
+        console.log(
+          `cost per event, no other load (queuing request and delivery, less an idle window): bridge ${fmt(cost.bridgeUs, 0)} µs CPU${cost.pgUs === undefined ? '' : `, PostgreSQL ${fmt(cost.pgUs, 0)} µs`} (${cost.events} queued, ${cost.delivered} delivered in ${DURATION_S} s)\n`,
         );
       } finally {
         removeBridgeData(data);

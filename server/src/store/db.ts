@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import type Pg from 'pg';
 import { lazy } from '../lazy';
 import { gathered } from './gathered';
@@ -219,6 +219,10 @@ function openSqlite(
 
 /** How long one migration statement (the lock wait among them) may take. */
 const MIGRATION_STATEMENT_MS = 120_000;
+
+/** The engine behind a handle (a transaction's too), for SQL that only one of them runs. */
+export const engineOf = (db: Db): Engine =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 
 /** Opens SQLite in `dataDir/bridge.db` (WAL), or PostgreSQL when `databaseUrl` is set. */
 export function openStore(options: StoreOptions): Store {

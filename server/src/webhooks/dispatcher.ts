@@ -138,6 +138,35 @@ async function attempt(
 }
 
 /**
+ * Reads leased deliveries for jobs (see findLeased), the jobs that ask in one turn of the event
+ * loop together in one query: a job engine starts the jobs it fetched as a batch in one turn,
+ * so a batch of jobs costs one read rather than one each.
+ */
+function leasedReader(deps: Deps) {
+  type Ask = DeliveryJob & {
+    resolve: (row: DueDelivery | undefined) => void;
+    reject: (err: unknown) => void;
+  };
+  let asks: Ask[] = [];
+  const read = async () => {
+    const batch = asks;
+    asks = [];
+    try {
+      const rows = await findLeased(deps.store.db, batch);
+      const found = new Map(rows.map((row) => [row.deliveryId, row]));
+      for (const ask of batch) ask.resolve(found.get(ask.id));
+    } catch (err) {
+      for (const ask of batch) ask.reject(err);
+    }
+  };
+  return (job: DeliveryJob) =>
+    new Promise<DueDelivery | undefined>((resolve, reject) => {
+      if (asks.length === 0) queueMicrotask(() => void read());
+      asks.push({ ...job, resolve, reject });
+    });
+}
+
+/**
  * The job engine's worker of deliveries: each job is one attempt of one delivery. A job whose
  * lease changed (the delivery was sent, deleted, or queued again after its lease ended) or
  * that has too little of it left to finish inside it is dropped: the lease is what keeps two
@@ -148,6 +177,7 @@ export function webhookWorker(
   options: DispatcherOptions = {},
 ): QueueWorker<DeliveryJob> {
   const settings = settingsOf(options);
+  const readLeased = leasedReader(deps);
   return {
     name: WEBHOOK_QUEUE,
     concurrency: settings.concurrency,
@@ -156,7 +186,7 @@ export function webhookWorker(
     async run(job) {
       const left = Date.parse(job.lease) - deps.now().getTime();
       if (left < settings.limits.timeoutMs + LEASE_MARGIN_MS) return;
-      const delivery = await findLeased(deps.store.db, job.id, job.lease);
+      const delivery = await readLeased(job);
       if (!delivery) return;
       await attempt(deps, delivery, job.lease, settings).catch((err) =>
         deps.log.error({ err, deliveryId: job.id }, 'webhook attempt failed'),

@@ -1,14 +1,8 @@
 import type { WebhookEventData, WebhookEventType } from '@bridgekit/contract';
 import type { z } from 'zod';
 import { newId } from '../domain/ids';
-import type { Db } from '../store/db';
-import {
-  type DeliveryRow,
-  type DeliveryWithType,
-  insertDeliveries,
-  insertEvent,
-  subscribedEndpoints,
-} from './store';
+import { type Db, engineOf } from '../store/db';
+import { type DeliveryRow, type DeliveryWithType, insertEvent, subscribedEndpoints } from './store';
 
 type DataOf<T extends WebhookEventType> = z.input<(typeof WebhookEventData)[T]>;
 
@@ -27,15 +21,16 @@ async function fanOut(
   if (endpointIds.length === 0) return [];
   const eventId = newId('msg');
   const createdAt = at.toISOString();
-  await insertEvent(db, {
+  const event = {
     id: eventId,
     organizationId: orgId,
     type,
     payload: envelope(type, createdAt, data),
     createdAt,
-  });
-  return insertDeliveries(
+  };
+  return insertEvent(
     db,
+    event,
     endpointIds.map((endpointId) => ({
       id: newId('whd'),
       endpointId,
@@ -83,8 +78,8 @@ const TEST_EVENT = 'webhook.test';
 
 /**
  * A `webhook.test` event for one endpoint; its delivery, as queued. The event and its delivery
- * are written in one transaction (the caller's, or one of its own), so neither is left without
- * the other.
+ * are written together or not at all: in one statement on PostgreSQL (see insertEvent), in one
+ * transaction on SQLite (the caller's, or one of its own).
  */
 export async function recordTestEvent(
   db: Db,
@@ -94,7 +89,8 @@ export async function recordTestEvent(
 ): Promise<DeliveryWithType> {
   const data = { organizationId: orgId, endpointId };
   const record = (tx: Db) => fanOut(tx, orgId, TEST_EVENT, data, at, [endpointId]);
-  const [delivery] = db.isTransaction ? await record(db) : await db.transaction().execute(record);
+  const atomic = db.isTransaction || engineOf(db) === 'postgres';
+  const [delivery] = atomic ? await record(db) : await db.transaction().execute(record);
   return { ...(delivery as DeliveryRow), eventType: TEST_EVENT };
 }
 

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Db, Engine } from '../store/db';
+import { type Db, type Engine, engineOf } from '../store/db';
 import type {
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
@@ -83,11 +83,27 @@ export const subscribedEndpoints = (db: Db, orgId: string, type: string) =>
     .where('eventTypes', 'like', `%"${type}"%`)
     .execute();
 
-export const insertEvent = (db: Db, row: Insertable<WebhookEventsTable>) =>
-  db.insertInto('webhookEvents').values(row).execute();
-
-export const insertDeliveries = (db: Db, rows: Insertable<WebhookDeliveriesTable>[]) =>
-  db.insertInto('webhookDeliveries').values(rows).returningAll().execute();
+/**
+ * Writes an event and its deliveries; returns the deliveries. On PostgreSQL it is one
+ * statement (the event inserted in a CTE), so it is atomic without a transaction of its own and
+ * costs one round trip; SQLite runs the two inserts in process, inside the caller's transaction.
+ */
+export async function insertEvent(
+  db: Db,
+  event: Insertable<WebhookEventsTable>,
+  deliveries: Insertable<WebhookDeliveriesTable>[],
+): Promise<DeliveryRow[]> {
+  if (engineOf(db) === 'postgres') {
+    return db
+      .with('event', (q) => q.insertInto('webhookEvents').values(event).returning('id'))
+      .insertInto('webhookDeliveries')
+      .values(deliveries)
+      .returningAll()
+      .execute();
+  }
+  await db.insertInto('webhookEvents').values(event).execute();
+  return db.insertInto('webhookDeliveries').values(deliveries).returningAll().execute();
+}
 
 const withEvent = (db: Db) =>
   db
@@ -178,26 +194,30 @@ export async function leaseDeliveries(
 }
 
 /**
- * The endpoint of delivery `id` with the delivery's attempts and its event's payload (one
- * read), if it is still pending under `leaseUntil` (else it was sent, deleted or leased again
- * since) and its endpoint enabled.
+ * Of `leases`, the deliveries still pending under the lease given (else they were sent,
+ * deleted or leased again since) whose endpoint is enabled: each with its endpoint, its
+ * attempts and its event's payload, in one read.
  */
 export const findLeased = (
   db: Db,
-  id: string,
-  leaseUntil: string,
-): Promise<DueDelivery | undefined> =>
+  leases: readonly { id: string; lease: string }[],
+): Promise<DueDelivery[]> =>
   db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
     .innerJoin('webhookEndpoints as w', 'w.id', 'd.endpointId')
     .selectAll('w')
     .select(['d.id as deliveryId', 'd.eventId', 'd.attempts', 'e.payload'])
-    .where('d.id', '=', id)
-    .where('d.leaseUntil', '=', leaseUntil)
+    .where((eb) =>
+      eb.or(
+        leases.map(({ id, lease }) =>
+          eb.and([eb('d.id', '=', id), eb('d.leaseUntil', '=', lease)]),
+        ),
+      ),
+    )
     .where('d.status', '=', 'pending')
     .where('w.enabled', '=', 1)
-    .executeTakeFirst();
+    .execute();
 
 /** Gives back leases taken for jobs that will not run (a stopping process's queue). */
 export async function releaseLeases(

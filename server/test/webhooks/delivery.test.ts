@@ -528,6 +528,44 @@ describe.each(ON)('webhook jobs and their leases on %s', (engine) => {
     receiver.received.length = 0;
   });
 
+  it('reads the jobs started together in one batch and still judges each under its own lease', async () => {
+    const { db } = bridge.deps.store;
+    const deliveries = await Promise.all(
+      ['Batch A', 'Batch B', 'Batch C'].map((name) => pendingDelivery(name)),
+    );
+    const [a, b, c] = deliveries as [
+      (typeof deliveries)[0],
+      (typeof deliveries)[0],
+      (typeof deliveries)[0],
+    ];
+    const now = new Date();
+    const lease = new Date(now.getTime() + 60_000).toISOString();
+    const ids = [a.id, b.id, c.id];
+    expect((await leaseDeliveries(db, ids, now.toISOString(), lease)).sort()).toEqual(ids.sort());
+    const worker = webhookWorker(bridge.deps);
+    // Started in one turn, as a job engine starts a fetched batch: b's job names a lease it
+    // does not hold (a stale job), a's and c's the current one.
+    const stale = new Date(now.getTime() + 50_000).toISOString();
+    await Promise.all([
+      worker.run({ id: a.id, lease }),
+      worker.run({ id: b.id, lease: stale }),
+      worker.run({ id: c.id, lease }),
+    ]);
+    expect(receiver.received).toHaveLength(2);
+    expect(await a.log()).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(await b.log()).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await c.log()).toMatchObject({ status: 'succeeded', attempts: 1 });
+    const sentIds = receiver.received.map((r) => r.headers['webhook-id']).sort();
+    const eventIds = await db
+      .selectFrom('webhookDeliveries')
+      .select('eventId')
+      .where('id', 'in', [a.id, c.id])
+      .execute();
+    expect(sentIds).toEqual(eventIds.map((e) => e.eventId).sort());
+    for (const d of deliveries) await d.remove();
+    receiver.received.length = 0;
+  });
+
   it('queues a delivery again when the job that held it was lost with its instance', async () => {
     const lost = await pendingDelivery('Lost');
     const { id } = lost;
