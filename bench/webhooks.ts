@@ -10,6 +10,7 @@ import {
   newBridgeData,
   removeBridgeData,
 } from '../test/support/bridge-data';
+import { openStore } from '../server/src/store/db';
 import { cpuMsOf, parentOf, treeCpuMsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
 import { type CpuLoadResult, fmt, load, loadWithCpu, median } from './support/load';
@@ -98,6 +99,19 @@ function produce(baseUrl: string, headers: Record<string, string>, endpoints: st
   };
 }
 
+/**
+ * Deletes the deliveries a bridge with background jobs off left queued, so the next side that
+ * delivers sends only its own window's events, not a backlog.
+ */
+async function dropQueued(data: BridgeData) {
+  const store = openStore({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, poolSize: 1 });
+  try {
+    await store.db.deleteFrom('webhookDeliveries').where('status', '=', 'pending').execute();
+  } finally {
+    await store.close();
+  }
+}
+
 /** The PostgreSQL server's postmaster (its backends are its children), if it runs here. */
 async function postmasterOf(url: string): Promise<number | undefined> {
   const client = new pg.Client({ connectionString: url });
@@ -113,9 +127,11 @@ async function postmasterOf(url: string): Promise<number | undefined> {
 }
 
 /**
- * What one event costs, with no other load: the bridge's CPU (and on PostgreSQL the server's,
- * all its processes) over a window with events queued and delivered, less the same window
- * idle, per event queued. Steadier than the load ratio, which moves with the machine.
+ * What one event costs with no other load: the bridge's CPU (and on PostgreSQL the server's, all
+ * its processes) over a window with events queued, less the same window idle, per event queued;
+ * once with background jobs off (the queuing requests alone) and once delivering, so the
+ * delivery's own part is the difference. Steadier than the load ratios, which move with the
+ * machine.
  */
 async function costPerEvent(
   data: BridgeData,
@@ -123,10 +139,10 @@ async function costPerEvent(
   receiver: Awaited<ReturnType<typeof startReceiver>>,
   postmaster: number | undefined,
 ) {
-  const window = async (deliveries: boolean) => {
+  const window = async (events: boolean, jobs: boolean) => {
     const bridge = await startBenchBridge(
       {
-        BRIDGE_BACKGROUND_JOBS: 'true',
+        BRIDGE_BACKGROUND_JOBS: String(jobs),
         BRIDGE_HEALTH_INTERVAL_S: '86400',
         BRIDGE_SYNC_INTERVAL_S: '86400',
         BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -134,7 +150,7 @@ async function costPerEvent(
       undefined,
       data,
     );
-    const producer = deliveries ? produce(bridge.url, seeded.headers, seeded.endpoints) : undefined;
+    const producer = events ? produce(bridge.url, seeded.headers, seeded.endpoints) : undefined;
     try {
       await delay(2_000);
       const bridgeBefore = cpuMsOf(bridge.pid);
@@ -151,18 +167,17 @@ async function costPerEvent(
     } finally {
       producer?.stop();
       await bridge.stop();
+      if (!jobs) await dropQueued(data);
     }
   };
-  const idle = await window(false);
-  const busy = await window(true);
-  const perEvent = (ms: number, idleMs: number) =>
-    ((ms - idleMs) * 1000) / Math.max(1, busy.events);
-  return {
-    events: busy.events,
-    delivered: busy.delivered,
-    bridgeUs: perEvent(busy.bridgeMs, idle.bridgeMs),
-    pgUs: postmaster ? perEvent(busy.pgMs, idle.pgMs) : undefined,
-  };
+  type Window = Awaited<ReturnType<typeof window>>;
+  const perEvent = (busy: Window, idle: Window) => ({
+    bridgeUs: ((busy.bridgeMs - idle.bridgeMs) * 1000) / Math.max(1, busy.events),
+    pgUs: ((busy.pgMs - idle.pgMs) * 1000) / Math.max(1, busy.events),
+  });
+  const delivering = perEvent(await window(true, true), await window(false, true));
+  const queuing = perEvent(await window(true, false), await window(false, false));
+  return { delivering, queuing };
 }
 
 /** One side of a round: deliveries flowing or not, on this build or another commit's. */
@@ -210,6 +225,7 @@ async function round(
   } finally {
     producer?.stop();
     await bridge.stop();
+    if (side.queueOnly) await dropQueued(data);
   }
 }
 
@@ -218,23 +234,21 @@ async function round(
  * through `POST …/webhook-endpoints/{id}/test` and delivered by the bridge's job engine to a
  * loopback receiver that answers in 50 ms) vs with none, on the same data. Each round measures
  * every side back to back, starting from a different side each round, so drift in the
- * machine's load falls on all; the result is the median of the rounds' own ratios to the idle
- * side, with their spread. The queuing requests count against the deliveries side.
- * BENCH_WEBHOOKS_AGAINST=<commit> adds that commit's build delivering the same load, for an
- * A/B of the delivery code; BENCH_WEBHOOKS_QUEUE_ONLY=1 adds the queuing requests alone
- * (background jobs off), which splits the cost between queuing and delivering.
+ * machine's load falls on all; the result is the median of the rounds' own ratios, with their
+ * spread. Two ratios: delivering vs none (the queuing requests count against it: they are API
+ * requests too) and delivering vs the same queuing requests with background jobs off (what
+ * delivering itself costs the API). BENCH_WEBHOOKS_AGAINST=<commit> adds that commit's build
+ * delivering the same load, for an A/B of the delivery code.
  */
 export async function run() {
   const against = process.env.BENCH_WEBHOOKS_AGAINST;
   const previous = against ? await buildPreviousRelease(against) : undefined;
   const sides: Side[] = [
     { name: 'none', deliveries: false },
-    { name: `${PER_MINUTE}/min`, deliveries: true },
+    { name: `${PER_MINUTE}/min queued, none sent`, deliveries: true, queueOnly: true },
+    { name: `${PER_MINUTE}/min delivered`, deliveries: true },
     ...(previous && against
       ? [{ name: `${PER_MINUTE}/min on ${against}`, deliveries: true, bundle: previous.bundle }]
-      : []),
-    ...(process.env.BENCH_WEBHOOKS_QUEUE_ONLY
-      ? [{ name: `${PER_MINUTE}/min queued, none sent`, deliveries: true, queueOnly: true }]
       : []),
   ];
   console.log(
@@ -285,13 +299,24 @@ export async function run() {
             `| ${side.name} | ${fmt(rps(rs), 0)} | ${rs.map((r) => fmt(r.rps, 0)).join(', ')} | ${s === 0 ? '—' : fmt(median(ratio), 2)} | ${s === 0 ? '—' : span(ratio)} | ${fmt(cpu(rs), 0)} | ${s === 0 ? '—' : fmt(median(cpuRatio), 2)} | ${median(rs.map((r) => r.p99))} | ${rs.reduce((n, r) => n + r.non2xx, 0)} | ${side.deliveries ? delivered[s]!.join(', ') : '—'} |`,
           );
         });
-        const ratio = median(ratios[1]!);
+        const all = median(ratios[2]!);
+        const own = median(results[2]!.map((r, i) => r.rps / results[1]![i]!.rps));
         const expected = Math.round((PER_MINUTE / 60) * DURATION_S);
+        const verdict = (r: number) =>
+          `${fmt(r, 2)} (target ≥ 0.90: ${r >= 0.9 ? 'met' : 'MISSED'})`;
         console.log(
-          `\nratio ${fmt(ratio, 2)} (target ≥ 0.90: ${ratio >= 0.9 ? 'met' : 'MISSED'}); ${expected} events queued per ${DURATION_S} s window; test events not queued: ${failed}`,
+          `\ndelivered vs none (the queuing requests and the deliveries): ${verdict(all)}; ` +
+            `delivered vs queued, none sent (the deliveries alone, same requests): ${verdict(own)}; ` +
+            `${expected} events queued per ${DURATION_S} s window; test events not queued: ${failed}`,
         );
+        const us = (c: { bridgeUs: number; pgUs: number }) =>
+          `bridge ${fmt(c.bridgeUs, 0)} µs${db ? `, PostgreSQL ${fmt(c.pgUs, 0)} µs` : ''}`;
+        const delivery = {
+          bridgeUs: cost.delivering.bridgeUs - cost.queuing.bridgeUs,
+          pgUs: cost.delivering.pgUs - cost.queuing.pgUs,
+        };
         console.log(
-          `cost per event, no other load (queuing request and delivery, less an idle window): bridge ${fmt(cost.bridgeUs, 0)} µs CPU${cost.pgUs === undefined ? '' : `, PostgreSQL ${fmt(cost.pgUs, 0)} µs`} (${cost.events} queued, ${cost.delivered} delivered in ${DURATION_S} s)\n`,
+          `CPU per event with no other load (${DURATION_S} s windows less idle ones): queued and delivered ${us(cost.delivering)}; the queuing request ${us(cost.queuing)}; so the delivery ${us(delivery)}\n`,
         );
       } finally {
         removeBridgeData(data);
