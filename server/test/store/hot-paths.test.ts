@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase, STORE_ENGINES } from '../../../test/support/bridge';
 import { organizationRow } from '../../../test/support/store-rows';
-import { openStore, type Store } from '../../src/store/db';
+import { engineOf, openStore, type Store } from '../../src/store/db';
 import { findOrganizationById } from '../../src/store/organizations';
 import { precompiled } from '../../src/store/precompiled';
 import { startCheckpointer } from '../../src/store/sqlite-checkpointer';
@@ -29,6 +29,15 @@ describe.each(STORE_ENGINES)('hot-path store helpers on %s', (engine) => {
     await store.close();
     await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('engineOf names the engine behind the handle and behind its transactions', async () => {
+    const expected = engine === 'sqlite' ? 'sqlite' : 'postgres';
+    expect(store.engine).toBe(expected);
+    expect(engineOf(store.db)).toBe(expected);
+    await store.db.transaction().execute(async (tx) => {
+      expect(engineOf(tx)).toBe(expected);
+    });
   });
 
   describe('precompiled', () => {
