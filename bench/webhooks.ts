@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
+import { openStore } from '../server/src/store/db';
 import { buildPreviousRelease } from '../test/ops/previous-release';
 import { createPgDatabase } from '../test/support/bridge';
 import {
@@ -10,7 +11,6 @@ import {
   newBridgeData,
   removeBridgeData,
 } from '../test/support/bridge-data';
-import { openStore } from '../server/src/store/db';
 import { cpuMsOf, parentOf, treeCpuMsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
 import { type CpuLoadResult, fmt, load, loadWithCpu, median } from './support/load';
