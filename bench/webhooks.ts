@@ -11,6 +11,7 @@ import {
   newBridgeData,
   removeBridgeData,
 } from '../test/support/bridge-data';
+import type { BridgeProcess } from '../test/support/bridge-process';
 import { cpuMsOf, parentOf, treeCpuMsOf } from '../test/support/proc-stats';
 import { startBenchBridge } from './support/bench-bridge';
 import { type CpuLoadResult, fmt, load, loadWithCpu, median } from './support/load';
@@ -127,6 +128,40 @@ async function postmasterOf(url: string): Promise<number | undefined> {
 }
 
 /**
+ * Runs `body` against a bridge on `data` (background jobs on or off, this build or `bundle`),
+ * with events queued 1,000 a minute meanwhile if `events`; then stops both and, with jobs off,
+ * deletes what was queued (see dropQueued).
+ */
+async function withBridge<T>(
+  data: BridgeData,
+  seeded: Awaited<ReturnType<typeof seed>>,
+  options: { events: boolean; jobs: boolean; bundle?: string },
+  body: (bridge: BridgeProcess, producer: ReturnType<typeof produce> | undefined) => Promise<T>,
+): Promise<T> {
+  const bridge = await startBenchBridge(
+    {
+      BRIDGE_BACKGROUND_JOBS: String(options.jobs),
+      BRIDGE_HEALTH_INTERVAL_S: '86400',
+      BRIDGE_SYNC_INTERVAL_S: '86400',
+      BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
+    undefined,
+    data,
+    options.bundle,
+  );
+  const producer = options.events
+    ? produce(bridge.url, seeded.headers, seeded.endpoints)
+    : undefined;
+  try {
+    return await body(bridge, producer);
+  } finally {
+    producer?.stop();
+    await bridge.stop();
+    if (!options.jobs) await dropQueued(data);
+  }
+}
+
+/**
  * What one event costs with no other load: the bridge's CPU (and on PostgreSQL the server's, all
  * its processes) over a window with events queued, less the same window idle, per event queued;
  * once with background jobs off (the queuing requests alone) and once delivering, so the
@@ -139,19 +174,8 @@ async function costPerEvent(
   receiver: Awaited<ReturnType<typeof startReceiver>>,
   postmaster: number | undefined,
 ) {
-  const window = async (events: boolean, jobs: boolean) => {
-    const bridge = await startBenchBridge(
-      {
-        BRIDGE_BACKGROUND_JOBS: String(jobs),
-        BRIDGE_HEALTH_INTERVAL_S: '86400',
-        BRIDGE_SYNC_INTERVAL_S: '86400',
-        BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
-      undefined,
-      data,
-    );
-    const producer = events ? produce(bridge.url, seeded.headers, seeded.endpoints) : undefined;
-    try {
+  const window = (events: boolean, jobs: boolean) =>
+    withBridge(data, seeded, { events, jobs }, async (bridge, producer) => {
       await delay(2_000);
       const bridgeBefore = cpuMsOf(bridge.pid);
       const pgBefore = postmaster ? treeCpuMsOf(postmaster) : 0;
@@ -164,12 +188,7 @@ async function costPerEvent(
         events: (producer?.queued() ?? 0) - queuedBefore,
         delivered: receiver.count() - receivedBefore,
       };
-    } finally {
-      producer?.stop();
-      await bridge.stop();
-      if (!jobs) await dropQueued(data);
-    }
-  };
+    });
   type Window = Awaited<ReturnType<typeof window>>;
   const perEvent = (busy: Window, idle: Window) => ({
     bridgeUs: ((busy.bridgeMs - idle.bridgeMs) * 1000) / Math.max(1, busy.events),
@@ -195,21 +214,8 @@ async function round(
   receiver: Awaited<ReturnType<typeof startReceiver>>,
   side: Side,
 ) {
-  const bridge = await startBenchBridge(
-    {
-      BRIDGE_BACKGROUND_JOBS: side.queueOnly ? 'false' : 'true',
-      BRIDGE_HEALTH_INTERVAL_S: '86400',
-      BRIDGE_SYNC_INTERVAL_S: '86400',
-      BRIDGE_ALLOW_PRIVATE_NETWORKS: 'true',
-    },
-    undefined,
-    data,
-    side.bundle,
-  );
-  const producer = side.deliveries
-    ? produce(bridge.url, seeded.headers, seeded.endpoints)
-    : undefined;
-  try {
+  const options = { events: side.deliveries, jobs: !side.queueOnly, bundle: side.bundle };
+  return withBridge(data, seeded, options, async (bridge, producer) => {
     const url = `${bridge.url}/api/public/organizations?limit=50`;
     const { headers } = seeded;
     await load({ url, headers, connections: CONNECTIONS, duration: 2 });
@@ -222,11 +228,7 @@ async function round(
     });
     const delivered = receiver.count() - before;
     return { result, delivered, failed: producer?.failed() ?? 0 };
-  } finally {
-    producer?.stop();
-    await bridge.stop();
-    if (side.queueOnly) await dropQueued(data);
-  }
+  });
 }
 
 /**

@@ -530,14 +530,12 @@ describe.each(ON)('webhook jobs and their leases on %s', (engine) => {
 
   it('reads the jobs started together in one batch and still judges each under its own lease', async () => {
     const { db } = bridge.deps.store;
-    const deliveries = await Promise.all(
-      ['Batch A', 'Batch B', 'Batch C'].map((name) => pendingDelivery(name)),
-    );
-    const [a, b, c] = deliveries as [
-      (typeof deliveries)[0],
-      (typeof deliveries)[0],
-      (typeof deliveries)[0],
-    ];
+    const deliveries = await Promise.all([
+      pendingDelivery('Batch A'),
+      pendingDelivery('Batch B'),
+      pendingDelivery('Batch C'),
+    ]);
+    const [a, b, c] = deliveries;
     const now = new Date();
     const lease = new Date(now.getTime() + 60_000).toISOString();
     const ids = [a.id, b.id, c.id];
