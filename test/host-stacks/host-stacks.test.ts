@@ -393,6 +393,9 @@ describe.concurrent.each(APPS.map((spec) => [spec.name, spec] as const))('%s', (
 
   it.for(['light', 'dark'] as const)(
     'keeps the kit styled and accessible in %s',
+    // Longer than the page's own waits (20 s), as below: on a loaded machine these checks run
+    // 20-29 s, and a failing wait should name its locator rather than meet the test's limit.
+    { timeout: 2 * MINUTES },
     async (scheme, { expect }) => {
       const { page, logs } = await openApp(app(), scheme);
       const palette = PALETTE[scheme];
